@@ -1,0 +1,221 @@
+"""The house rules of a Bunco party as one frozen value, and the named presets (RULES.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+# RULES.md section 9, in the order it lists them.
+PRIZE_CATEGORIES: tuple[str, ...] = (
+    "most_wins",
+    "most_buncos",
+    "most_losses",
+    "most_mini_buncos",
+    "even_wins_losses",
+    "last_bunco",
+    "traveling",
+    "highest_points",
+    "lowest_points",
+    "overall",
+)
+
+
+class RulesError(ValueError):
+    """A set of options that cannot be played; the message names the option."""
+
+
+def _option(default: Any, help: str, choices: tuple) -> Any:
+    return field(default=default, metadata={"help": help, "choices": choices})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option a host picks when creating a party; `Rules()` is the standard preset."""
+
+    dice: int = _option(3, "How many dice each roll uses (4 is the boxed party set).", (3, 4))
+    play_to: int = _option(21, "The points that end a round (11 for shorter rounds).", (21, 11))
+    round_end: str = _option(
+        "head_table",
+        "What ends a round: the head table reaching the score, each table on its own, or the clock.",
+        ("head_table", "each_table", "timed"),
+    )
+    round_minutes: int = _option(
+        10, "Minutes a timed round lasts (only when rounds are timed).", tuple(range(1, 61))
+    )
+    bunco_ends_round: str = _option(
+        "normal",
+        "Whether a Bunco at any table ends the round for every table.",
+        ("normal", "everywhere"),
+    )
+    bunco_must_be_called: bool = _option(
+        True, "A Bunco scores only if the roller calls out 'Bunco'.", (True, False)
+    )
+    mini_bunco_must_be_called: bool = _option(
+        False, "A mini Bunco scores only if the roller calls it out.", (True, False)
+    )
+    mini_bunco_points: str = _option(
+        "5", "What a mini Bunco scores: 5, or the faces added up (three 4s = 12).", ("5", "sum")
+    )
+    mini_bunco_ends_turn: bool = _option(
+        False, "After a mini Bunco scores, the dice pass to the left.", (True, False)
+    )
+    bunco_ends_turn: bool = _option(
+        False, "After a Bunco scores, the dice pass to the left.", (True, False)
+    )
+    finish_turn_after_bell: bool = _option(
+        True,
+        "After the bell, whoever is rolling finishes the turn (off: every table stops at once).",
+        (True, False),
+    )
+    tie_break: str = _option(
+        "rolloff_turns",
+        "How a tied table is settled: everyone takes a turn again, or one roller a team adds up the dice.",
+        ("rolloff_turns", "rolloff_dice_total"),
+    )
+    rotation: str = _option(
+        "ladder",
+        "How teams change tables after a round.",
+        ("ladder", "head_losers_to_bottom", "losers_down_wrap", "none"),
+    )
+    partners: str = _option(
+        "new_every_round",
+        "Whether everyone gets a new partner each round, or pairs that move together stay partners.",
+        ("new_every_round", "movers_keep_partners"),
+    )
+    team_size: int = _option(
+        2, "Players a team: 2 (partners across the table) or 1 (everyone plays alone).", (2, 1)
+    )
+    sets: int = _option(2, "How many sets of 6 rounds the party plays.", (1, 2, 3, 4))
+    break_after_set: int = _option(
+        0, "The set after which the party takes a break (0: no break).", (0, 1, 2, 3)
+    )
+    traveling: str = _option(
+        "off",
+        "The fuzzy die: off, to whoever rolls the chosen three of a kind, or to whoever rolls a Bunco.",
+        ("off", "triple", "bunco"),
+    )
+    traveling_triple: int = _option(
+        2, "The three of a kind that takes the fuzzy die (2 means 2-2-2).", (1, 2, 3, 4, 5, 6)
+    )
+    prizes: tuple[str, ...] = _option(
+        ("most_wins", "most_buncos", "most_losses"),
+        "The prize categories awarded at the end of the night.",
+        PRIZE_CATEGORIES,
+    )
+    overall_tiebreak: str = _option(
+        "points",
+        "What breaks a tie for the overall winner (most wins): personal points or most Buncos.",
+        ("points", "buncos"),
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            _check_field(f, getattr(self, f.name))
+        self._check_combination()
+
+    def _check_combination(self) -> None:
+        if self.team_size == 1 and self.rotation != "none":
+            raise RulesError(
+                f"rotation must be 'none' when team_size is 1 (individual play has no teams "
+                f"to move), not {self.rotation!r}"
+            )
+        if self.break_after_set and self.break_after_set >= self.sets:
+            allowed = "0" if self.sets == 1 else f"0 or 1 to {self.sets - 1}"
+            raise RulesError(
+                f"break_after_set must be {allowed} (a break comes between sets) with "
+                f"sets={self.sets}, not {self.break_after_set}"
+            )
+        if self.dice == 4 and self.mini_bunco_points == "sum":
+            raise RulesError(
+                "mini_bunco_points 'sum' needs dice=3: with four dice four of a kind scores "
+                "5 (lower than the target) or 7 (higher)"
+            )
+        if self.dice == 4 and self.traveling == "triple":
+            raise RulesError(
+                "traveling 'triple' needs dice=3: with four dice a three of a kind is not special"
+            )
+        if "traveling" in self.prizes and self.traveling == "off":
+            raise RulesError("the 'traveling' prize needs traveling to be 'triple' or 'bunco'")
+
+    def to_options(self) -> dict[str, Any]:
+        """The options as a JSON-ready dict (tuples become lists)."""
+        return {
+            f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
+            for f in dataclasses.fields(self)
+        }
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> Rules:
+        """Rules from a dict such as `to_options()` gives; missing options take their defaults."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(options) - names)
+        if unknown:
+            raise RulesError(f"unknown option(s): {', '.join(unknown)}")
+        values = dict(options)
+        if isinstance(values.get("prizes"), list):
+            values["prizes"] = tuple(values["prizes"])
+        return cls(**values)
+
+
+def _check_field(f: dataclasses.Field, value: Any) -> None:
+    choices = f.metadata["choices"]
+    if f.name == "prizes":
+        if not isinstance(value, tuple) or not all(isinstance(p, str) for p in value):
+            raise RulesError(f"prizes must be a tuple of category names, not {value!r}")
+        unknown = [p for p in value if p not in PRIZE_CATEGORIES]
+        if unknown:
+            raise RulesError(
+                f"prizes has unknown categories {unknown}; known: {', '.join(PRIZE_CATEGORIES)}"
+            )
+        if len(set(value)) != len(value):
+            raise RulesError(f"prizes lists a category twice: {list(value)}")
+        return
+    expected = type(f.default)
+    # bool is an int subclass: True must not pass for dice, nor 1 for a yes/no option.
+    if type(value) is not expected:
+        raise RulesError(
+            f"{f.name} must be {expected.__name__} (one of {_show(choices)}), not {value!r}"
+        )
+    if value not in choices:
+        raise RulesError(f"{f.name} must be one of {_show(choices)}, not {value!r}")
+
+
+def _show(choices: tuple) -> str:
+    if len(choices) > 6 and all(isinstance(c, int) for c in choices):
+        return f"{min(choices)} to {max(choices)}"
+    return ", ".join(repr(c) for c in choices)
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "wba": Rules(sets=4, break_after_set=2, traveling="bunco"),
+    "quick": Rules(round_end="each_table", rotation="head_losers_to_bottom", sets=1),
+    "short": Rules(play_to=11),
+    "boxed4": Rules(
+        dice=4,
+        round_end="each_table",
+        bunco_ends_round="everywhere",
+        traveling="bunco",
+        overall_tiebreak="buncos",
+    ),
+    "tournament": Rules(
+        team_size=1,
+        round_end="timed",
+        rotation="none",
+        mini_bunco_ends_turn=True,
+        bunco_ends_turn=True,
+        bunco_must_be_called=True,
+        mini_bunco_must_be_called=True,
+        prizes=("highest_points", "most_buncos", "most_mini_buncos"),
+    ),
+}
+
+PRESET_HELP: dict[str, str] = {
+    "standard": "Dice Game Depot's rules: 3 dice, the head table's bell ends each round at 21, ladder moves, 2 sets.",
+    "wba": "World Bunco Association: standard play, 4 sets with a break after set 2, the fuzzy die goes to Bunco rollers.",
+    "quick": "Wikipedia's game: each table plays to 21 on its own, head losers drop to the bottom, 1 set.",
+    "short": "Standard play with rounds to 11 points instead of 21.",
+    "boxed4": "The boxed party set: 4 dice, each table plays to 21, a Bunco anywhere ends the round everywhere.",
+    "tournament": "Individual play on the clock: Little and Big Buncos must be called and end the turn; personal points win.",
+}
