@@ -37,7 +37,7 @@ class Rules:
     play_to: int = _option(21, "The points that end a round (11 for shorter rounds).", (21, 11))
     round_end: str = _option(
         "head_table",
-        "What ends a round: the head table reaching the score, each table on its own, or the clock.",
+        "What ends a round: the head table reaching the score, each table alone, or the clock.",
         ("head_table", "each_table", "timed"),
     )
     round_minutes: int = _option(
@@ -70,7 +70,7 @@ class Rules:
     )
     tie_break: str = _option(
         "rolloff_turns",
-        "How a tied table is settled: everyone takes a turn again, or one roller a team adds up the dice.",
+        "How a tie is settled: everyone takes a turn again, or one roller a team adds up the dice.",
         ("rolloff_turns", "rolloff_dice_total"),
     )
     rotation: str = _option(
@@ -80,7 +80,7 @@ class Rules:
     )
     partners: str = _option(
         "new_every_round",
-        "Whether everyone gets a new partner each round, or pairs that move together stay partners.",
+        "A new partner every round, or pairs that move to a table together stay partners.",
         ("new_every_round", "movers_keep_partners"),
     )
     team_size: int = _option(
@@ -92,7 +92,7 @@ class Rules:
     )
     traveling: str = _option(
         "off",
-        "The fuzzy die: off, to whoever rolls the chosen three of a kind, or to whoever rolls a Bunco.",
+        "The fuzzy die: off, to whoever rolls the chosen three of a kind, or to each Bunco roller.",
         ("off", "triple", "bunco"),
     )
     traveling_triple: int = _option(
@@ -212,10 +212,15 @@ PRESETS: dict[str, Rules] = {
 }
 
 PRESET_HELP: dict[str, str] = {
-    "standard": "Dice Game Depot's rules: 3 dice, the head table's bell ends each round at 21, ladder moves, 2 sets.",
-    "wba": "World Bunco Association: standard play, 4 sets with a break after set 2, the fuzzy die goes to Bunco rollers.",
-    "quick": "Wikipedia's game: each table plays to 21 on its own, head losers drop to the bottom, 1 set.",
+    "standard": "Dice Game Depot's rules: 3 dice, the head table's bell ends each round at 21, "
+    "ladder moves, 2 sets.",
+    "wba": "World Bunco Association: standard play, 4 sets with a break after set 2, "
+    "the fuzzy die goes to Bunco rollers.",
+    "quick": "Wikipedia's game: each table plays to 21 on its own, head losers drop to the bottom, "
+    "1 set.",
     "short": "Standard play with rounds to 11 points instead of 21.",
-    "boxed4": "The boxed party set: 4 dice, each table plays to 21, a Bunco anywhere ends the round everywhere.",
-    "tournament": "Individual play on the clock: Little and Big Buncos must be called and end the turn; personal points win.",
+    "boxed4": "The boxed party set: 4 dice, each table plays to 21, a Bunco anywhere ends the "
+    "round everywhere.",
+    "tournament": "Individual play on the clock: Little and Big Buncos must be called and end the "
+    "turn; personal points win.",
 }
