@@ -1,0 +1,24 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels, behind the host check."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_site.settings")
+# Django must be set up before anything imports models (the routing below does).
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
+
+from parties.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,135 @@
+"""Capability links and the access guards every view and consumer opens with.
+
+A link's token is HMAC-SHA256(SECRET_KEY, salt) with a fresh 128-bit salt from `secrets`: 256
+bits nobody can guess. The database keeps only the salt and a SHA-256 of the token, so a leaked
+database alone opens nothing, while the host page can still show each link again (it recomputes
+the token with the secret key). Reissuing a link gives it a new salt; the old token stops working.
+
+Visiting a link redeems it into the visitor's session (HttpOnly cookie); the session remembers
+link ids, so a revoked link stops every session that redeemed it.
+"""
+
+import base64
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from parties.models import AccessLink, Party
+
+SESSION_LINKS = "bunco_links"  # ids of the links this browser redeemed
+SESSION_CODE_PARTIES = "bunco_code_parties"  # parties whose code this browser typed
+
+
+def token_for(link):
+    digest = hmac.new(
+        settings.SECRET_KEY.encode(), f"bunco-link:{link.salt}".encode(), hashlib.sha256
+    ).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def hash_token(token):
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_salted(link):
+    """Give `link` a fresh salt and the matching token hash (unsaved)."""
+    link.salt = secrets.token_hex(16)
+    link.token_hash = hash_token(token_for(link))
+    return link
+
+
+def link_for_token(token):
+    """The live link a token opens, or None."""
+    if not token or len(token) > 100:
+        return None
+    return (
+        AccessLink.objects.filter(token_hash=hash_token(token), revoked_at__isnull=True)
+        .select_related("party", "table", "player")
+        .first()
+    )
+
+
+def redeem(request, link):
+    ids = set(request.session.get(SESSION_LINKS, []))
+    ids.add(link.id)
+    request.session[SESSION_LINKS] = sorted(ids)
+
+
+def grant_code(request, party):
+    ids = set(request.session.get(SESSION_CODE_PARTIES, []))
+    ids.add(party.id)
+    request.session[SESSION_CODE_PARTIES] = sorted(ids)
+
+
+@dataclass(frozen=True)
+class Access:
+    """What one browser may do at one party."""
+
+    party: Party
+    host: bool = False
+    table_numbers: frozenset = field(default_factory=frozenset)
+    player_ids: frozenset = field(default_factory=frozenset)
+    by_code: bool = False
+
+    @property
+    def any(self):
+        return self.host or bool(self.table_numbers or self.player_ids) or self.by_code
+
+    def can_score(self, table_number):
+        return self.host or table_number in self.table_numbers
+
+    def can_view_sheet(self, player_id):
+        # The party code and every role may read any sheet: sheets are what players compare.
+        return self.any
+
+    @property
+    def role_label(self):
+        if self.host:
+            return "host"
+        if self.table_numbers:
+            return "table " + ",".join(str(n) for n in sorted(self.table_numbers))
+        return "player"
+
+
+def access_for(session, party):
+    """The access a session holds at `party`, from its live (unrevoked) links."""
+    ids = session.get(SESSION_LINKS, [])
+    links = AccessLink.objects.filter(id__in=ids, party=party, revoked_at__isnull=True)
+    host, tables, players = False, set(), set()
+    for link in links.select_related("table"):
+        if link.role == AccessLink.Role.HOST:
+            host = True
+        elif link.role == AccessLink.Role.TABLE:
+            tables.add(link.table.number)
+        else:
+            players.add(link.player_id)
+    by_code = party.id in session.get(SESSION_CODE_PARTIES, [])
+    return Access(party, host, frozenset(tables), frozenset(players), by_code)
+
+
+def require(request, party_id, check):
+    """Load the party and the request's access to it, or refuse with 403 (nothing changes)."""
+    party = get_object_or_404(Party, pk=party_id)
+    access = access_for(request.session, party)
+    if not check(access):
+        raise PermissionDenied("This link does not give you that at this party.")
+    return party, access
+
+
+def require_host(request, party_id):
+    return require(request, party_id, lambda access: access.host)
+
+
+def require_any(request, party_id):
+    return require(request, party_id, lambda access: access.any)
+
+
+def revoke_now(link):
+    link.revoked_at = timezone.now()
+    link.save(update_fields=["revoked_at"])

@@ -1,0 +1,139 @@
+"""Forms: turn what the host typed into plain values, with a clear message for each mistake."""
+
+import dataclasses
+import re
+import unicodedata
+
+from django import forms
+
+from parties.services import MAX_PLAYERS, MIN_PLAYERS
+from scoring import PRESET_HELP, PRESETS, Rules, RulesError
+
+NAME_MAX = 40
+GHOST_NAME = re.compile(r"^ghost\s*\d+$", re.IGNORECASE)
+
+
+def clean_player_name(raw):
+    """One player's name, tidied, or a ValidationError that says what is wrong with it."""
+    name = " ".join(raw.split())
+    if not name:
+        raise forms.ValidationError("A player's name cannot be blank.")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise forms.ValidationError(f"“{name}” contains a control character.")
+    if len(name) > NAME_MAX:
+        raise forms.ValidationError(f"“{name[:20]}…” is longer than {NAME_MAX} characters.")
+    if GHOST_NAME.match(name):
+        raise forms.ValidationError(f"“{name}” is kept for the ghosts that fill empty seats.")
+    return name
+
+
+def parse_player_names(text):
+    """The names from a pasted list, one per line; blank lines inside the list are mistakes."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    names, errors, seen = [], [], {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            errors.append(f"Line {number} is blank: type a name there or remove the line.")
+            continue
+        try:
+            name = clean_player_name(line)
+        except forms.ValidationError as error:
+            errors.extend(f"Line {number}: {message}" for message in error.messages)
+            continue
+        key = name.casefold()
+        if key in seen:
+            errors.append(f"Line {number}: “{name}” is already on line {seen[key]}.")
+            continue
+        seen[key] = number
+        names.append(name)
+    if not errors and not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        errors.append(
+            f"A party needs {MIN_PLAYERS} to {MAX_PLAYERS} players; this list has {len(names)}."
+        )
+    if errors:
+        raise forms.ValidationError(errors)
+    return names
+
+
+def _label(name):
+    return name.replace("_", " ").capitalize()
+
+
+def _option_field(f):
+    help_text, choices = f.metadata["help"], f.metadata["choices"]
+    if f.name == "prizes":
+        return forms.MultipleChoiceField(
+            label="Prizes",
+            help_text=help_text,
+            choices=[(c, _label(c)) for c in choices],
+            widget=forms.CheckboxSelectMultiple,
+            required=False,
+        )
+    if isinstance(f.default, bool):
+        return forms.BooleanField(label=_label(f.name), help_text=help_text, required=False)
+    coerce = int if isinstance(f.default, int) else str
+    return forms.TypedChoiceField(
+        label=_label(f.name),
+        help_text=help_text,
+        choices=[(c, str(c).replace("_", " ")) for c in choices],
+        coerce=coerce,
+    )
+
+
+OPTION_NAMES = [f.name for f in dataclasses.fields(Rules)]
+
+
+def preset_initial(preset):
+    options = PRESETS[preset].to_options()
+    return {"preset": preset, **options}
+
+
+class PartyCreateForm(forms.Form):
+    name = forms.CharField(label="Party name", max_length=80, initial="Bunco Night")
+    players = forms.CharField(
+        label="Players",
+        widget=forms.Textarea(attrs={"rows": 12, "autocomplete": "off", "spellcheck": "false"}),
+        help_text=f"One name per line, {MIN_PLAYERS} to {MAX_PLAYERS} players, up to "
+        f"{NAME_MAX} characters each. Ghosts fill the empty seats when the count is not a "
+        "multiple of 4.",
+    )
+    preset = forms.ChoiceField(
+        label="Rules preset",
+        choices=[(key, f"{key}: {PRESET_HELP[key]}") for key in PRESETS],
+        initial="standard",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for f in dataclasses.fields(Rules):
+            self.fields[f.name] = _option_field(f)
+            self.fields[f.name].initial = PRESETS["standard"].to_options()[f.name]
+
+    def option_fields(self):
+        return [self[name] for name in OPTION_NAMES]
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("Give the party a name.")
+        return name
+
+    def clean_players(self):
+        return parse_player_names(self.cleaned_data["players"])
+
+    def clean(self):
+        cleaned = super().clean()
+        options = {name: cleaned[name] for name in OPTION_NAMES if name in cleaned}
+        if len(options) != len(OPTION_NAMES):
+            return cleaned  # a field error is already shown
+        options["prizes"] = tuple(options["prizes"])
+        try:
+            cleaned["rules"] = Rules(**options)
+        except RulesError as error:
+            field = next((n for n in OPTION_NAMES if str(error).startswith(n)), None)
+            self.add_error(field, str(error))
+        return cleaned

@@ -1,0 +1,29 @@
+"""Create a 12-player demo party and print the links that open it."""
+
+from django.core.management.base import BaseCommand
+
+from parties import selectors, services
+from scoring import PRESETS
+
+DEMO_PLAYERS = [
+    "Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Lou",
+]
+
+
+class Command(BaseCommand):
+    help = "Create a 12-player demo party and print its host, table and player links."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000")
+        parser.add_argument("--preset", default="standard", choices=sorted(PRESETS))
+        parser.add_argument("--players", type=int, default=12, help="4 to 12 demo players")
+
+    def handle(self, *args, base_url, preset, players, **options):
+        names = DEMO_PLAYERS[: max(4, min(players, len(DEMO_PLAYERS)))]
+        party = services.party_create(
+            name="Demo Bunco Night", player_names=names, preset=preset, rules=PRESETS[preset]
+        )
+        self.stdout.write(f"Demo party “{party.name}”, code {party.code} ({preset} rules):")
+        for link in selectors.party_links(party, base_url):
+            self.stdout.write(f"  {link.label:<20} {link.url}")
+        self.stdout.write(f"Players without a link: {base_url.rstrip('/')}/join/ code {party.code}")

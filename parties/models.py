@@ -1,0 +1,257 @@
+"""What a party stores: the night's setup, its seating per round, rolls as appended facts, and
+the score-sheet lines derived from them. Nothing here decides a rule; scoring/ does."""
+
+from django.db import models
+from django.db.models import Q
+
+
+class Party(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Setting up"
+        PLAYING = "playing", "Playing"
+        BREAK = "break", "On a break"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=80)
+    # Short, typed by players to find their own sheet; it grants reading only.
+    code = models.CharField(max_length=8, unique=True)
+    preset = models.CharField(max_length=20)
+    options = models.JSONField(help_text="scoring.Rules.to_options() of this party's rules")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    # Raised on every change that phones must see; pushes carry it so a gap means "refetch".
+    seq = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "parties"
+
+    def __str__(self):
+        return f"{self.name} ({self.code})"
+
+    @property
+    def rules(self):
+        from scoring import Rules
+
+        return Rules.from_options(self.options)
+
+
+class Player(models.Model):
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=40)
+    # A ghost fills an empty seat; its partner rolls for it and it wins nothing.
+    is_ghost = models.BooleanField(default=False)
+    position = models.PositiveSmallIntegerField(help_text="order in the host's list")
+
+    class Meta:
+        ordering = ["party", "is_ghost", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["party", "name"], name="player_name_unique_in_party"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} (ghost)" if self.is_ghost else self.name
+
+
+class BuncoSet(models.Model):
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="bunco_sets")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["party", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["party", "number"], name="set_number_unique"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=4), name="set_number_1_to_4"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Set {self.number}"
+
+
+class Table(models.Model):
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(help_text="1 is the head table")
+
+    class Meta:
+        ordering = ["party", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["party", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"Table {self.number}"
+
+    @property
+    def is_head(self):
+        return self.number == 1
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting to start"
+        PLAYING = "playing", "Playing"
+        CLOSED = "closed", "Closed"
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="rounds")
+    bunco_set = models.ForeignKey(BuncoSet, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    target = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    started_at = models.DateTimeField(null=True, blank=True)
+    bell_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["party", "bunco_set__number", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["bunco_set", "number"], name="round_unique_in_set"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=6), name="round_number_1_to_6"
+            ),
+            models.CheckConstraint(
+                condition=Q(target__gte=1, target__lte=6), name="round_target_1_to_6"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.bunco_set}, round {self.number}"
+
+
+class Seat(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="1-4 clockwise; 1 and 3 are partners")
+
+    class Meta:
+        ordering = ["round", "table__number", "position"]
+        constraints = [
+            # One seat per player per round, at most one player per chair (so at most 4 a table).
+            models.UniqueConstraint(fields=["round", "player"], name="one_seat_per_player"),
+            models.UniqueConstraint(
+                fields=["round", "table", "position"], name="one_player_per_chair"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__gte=1, position__lte=4), name="seat_position_1_to_4"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.round}: {self.table}, seat {self.position}: {self.player}"
+
+
+class Correction(models.Model):
+    """Who changed what after the fact: a voided roll points here, and so does its replacement."""
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="corrections")
+    made_by = models.CharField(max_length=40, help_text="the role that made it, e.g. host")
+    made_at = models.DateTimeField(auto_now_add=True)
+    note = models.CharField(max_length=200, blank=True)
+
+    def __str__(self):
+        return f"Correction by {self.made_by} at {self.made_at:%H:%M}"
+
+
+class Roll(models.Model):
+    """One throw of the dice, as entered: an appended fact that is voided, never edited."""
+
+    class Phase(models.TextChoices):
+        PLAY = "play", "Round play"
+        ROLLOFF = "rolloff", "Roll-off"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="rolls")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rolls")
+    roller = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rolls")
+    phase = models.CharField(max_length=10, choices=Phase.choices, default=Phase.PLAY)
+    die1 = models.PositiveSmallIntegerField()
+    die2 = models.PositiveSmallIntegerField()
+    die3 = models.PositiveSmallIntegerField()
+    die4 = models.PositiveSmallIntegerField(null=True, blank=True, help_text="four-dice rules")
+    called = models.BooleanField(default=True, help_text='the roller called "Bunco"')
+    # Made by the phone, so a retried tap is recognised as the same fact.
+    tap_id = models.UUIDField(unique=True)
+    entered_by = models.CharField(max_length=40, help_text="the role that entered it")
+    created_at = models.DateTimeField(auto_now_add=True)
+    voided_by = models.ForeignKey(
+        Correction, null=True, blank=True, on_delete=models.PROTECT, related_name="voided_rolls"
+    )
+    made_by_correction = models.ForeignKey(
+        Correction, null=True, blank=True, on_delete=models.PROTECT, related_name="new_rolls"
+    )
+
+    class Meta:
+        ordering = ["round", "table", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(die1__gte=1, die1__lte=6)
+                & Q(die2__gte=1, die2__lte=6)
+                & Q(die3__gte=1, die3__lte=6)
+                & (Q(die4__isnull=True) | Q(die4__gte=1, die4__lte=6)),
+                name="dice_1_to_6",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.roller} rolled {self.dice} ({self.round}, {self.table})"
+
+    @property
+    def dice(self):
+        faces = (self.die1, self.die2, self.die3, self.die4)
+        return tuple(face for face in faces if face is not None)
+
+
+class ScoreSheetLine(models.Model):
+    """One line of a player's score sheet: their round, derived from the rolls when it closes."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sheet_lines")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sheet_lines")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sheet_lines")
+    won = models.BooleanField()
+    points = models.PositiveIntegerField(default=0, help_text="the points of the player's rolls")
+    buncos = models.PositiveSmallIntegerField(default=0)
+    mini_buncos = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["player", "round__bunco_set__number", "round__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "round"], name="one_sheet_line_per_round"),
+        ]
+
+    def __str__(self):
+        return f"{self.player}: {self.round}, {'W' if self.won else 'L'}"
+
+
+class AccessLink(models.Model):
+    """A capability link. Only a hash of its token is stored (see parties/access.py)."""
+
+    class Role(models.TextChoices):
+        HOST = "host", "Host"
+        TABLE = "table", "Scorekeeper"
+        PLAYER = "player", "Player"
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="links")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE)
+    salt = models.CharField(max_length=64)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["party", "role", "table__number", "player__position", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(role="host", table__isnull=True, player__isnull=True)
+                    | Q(role="table", table__isnull=False, player__isnull=True)
+                    | Q(role="player", table__isnull=True, player__isnull=False)
+                ),
+                name="link_target_matches_role",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_role_display()} link for {self.table or self.player or self.party}"

@@ -1,0 +1,168 @@
+"""Writes: each service loads rows, asks scoring/ what follows, and saves (<entity>_<action>)."""
+
+import secrets
+import string
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from parties import access
+from parties.models import AccessLink, BuncoSet, Party, Player, Round, Seat, Table
+from scoring import Rules
+from scoring.opening import first_seating, ghosts_needed, seating_problem, tables_needed
+
+CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
+CODE_LENGTH = 6
+MIN_PLAYERS, MAX_PLAYERS = 4, 60
+
+
+class PartyError(ValueError):
+    """A request the party cannot take; the message is for the person who made it."""
+
+
+def _shuffled(items):
+    items = list(items)
+    secrets.SystemRandom().shuffle(items)
+    return items
+
+
+def _new_code():
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+@transaction.atomic
+def party_create(*, name: str, player_names: list[str], preset: str, rules: Rules) -> Party:
+    """A party with its players, ghosts, tables, sets, round 1 seated at random, and links."""
+    if not MIN_PLAYERS <= len(player_names) <= MAX_PLAYERS:
+        raise PartyError(f"A party needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                party = Party.objects.create(
+                    name=name, code=_new_code(), preset=preset, options=rules.to_options()
+                )
+            break
+        except IntegrityError:  # the random code was taken; draw again
+            continue
+    else:  # pragma: no cover - 30^6 codes make five collisions in a row unthinkable
+        raise PartyError("Could not find a free party code; try again.")
+
+    players = [
+        Player(party=party, name=player_name, position=i)
+        for i, player_name in enumerate(player_names, start=1)
+    ]
+    ghost_count = ghosts_needed(len(players), rules)
+    players += [
+        Player(party=party, name=f"Ghost {i}", is_ghost=True, position=len(players) + i)
+        for i in range(1, ghost_count + 1)
+    ]
+    Player.objects.bulk_create(players)
+    table_count = tables_needed(len(players))
+    tables = Table.objects.bulk_create(
+        Table(party=party, number=n) for n in range(1, table_count + 1)
+    )
+    sets = BuncoSet.objects.bulk_create(
+        BuncoSet(party=party, number=n) for n in range(1, rules.sets + 1)
+    )
+    first = Round.objects.create(party=party, bunco_set=sets[0], number=1, target=1)
+    _seat_round(first, tables, _first_seating(players, rules))
+
+    AccessLink.objects.bulk_create(
+        [access.new_salted(AccessLink(party=party, role=AccessLink.Role.HOST))]
+        + [access.new_salted(AccessLink(party=party, role="table", table=t)) for t in tables]
+        + [
+            access.new_salted(AccessLink(party=party, role="player", player=p))
+            for p in players
+            if not p.is_ghost
+        ]
+    )
+    return party
+
+
+def _first_seating(players, rules):
+    by_key = {str(p.id): p for p in players}
+    real = _shuffled(str(p.id) for p in players if not p.is_ghost)
+    ghosts = _shuffled(str(p.id) for p in players if p.is_ghost)
+    return [[by_key[key] for key in table] for table in first_seating(real, ghosts, rules)]
+
+
+def _seat_round(round_, tables, seating):
+    Seat.objects.bulk_create(
+        Seat(round=round_, table=table, player=player, position=position)
+        for table, seated in zip(tables, seating, strict=True)
+        for position, player in enumerate(seated, start=1)
+    )
+
+
+def _first_round_for_seating(party):
+    """Round 1 of set 1, locked, while its seating may still change (before it starts)."""
+    first = (
+        Round.objects.select_for_update()
+        .filter(party=party, bunco_set__number=1, number=1)
+        .get()
+    )
+    if party.status != Party.Status.SETUP or first.status != Round.Status.WAITING:
+        raise PartyError("The seating is fixed once the first round has started.")
+    return first
+
+
+@transaction.atomic
+def party_reshuffle(*, party: Party) -> None:
+    """Draw a new random seating for round 1."""
+    first = _first_round_for_seating(party)
+    players = list(party.players.all())
+    tables = list(party.tables.all())
+    first.seats.all().delete()
+    _seat_round(first, tables, _first_seating(players, party.rules))
+    _bump(party)
+
+
+@transaction.atomic
+def party_swap_players(*, party: Party, player_a: int, player_b: int) -> None:
+    """Swap two players' chairs for round 1, if the seating stays playable."""
+    first = _first_round_for_seating(party)
+    seats = first.seats.select_related("player", "table").order_by("table__number", "position")
+    seats = list(seats)
+    by_player = {seat.player_id: seat for seat in seats}
+    if player_a == player_b or player_a not in by_player or player_b not in by_player:
+        raise PartyError("Pick two different players of this party to swap.")
+    a, b = by_player[player_a], by_player[player_b]
+    a.player, b.player = b.player, a.player
+    seating, ghosts = _as_scoring_seating(seats)
+    problem = seating_problem(seating, ghosts, party.rules)
+    if problem:
+        raise PartyError(problem)
+    # Both chairs are taken under a unique constraint, so clear them and seat the pair again.
+    Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+    Seat.objects.bulk_create(
+        Seat(round=first, table=s.table, player=s.player, position=s.position) for s in (a, b)
+    )
+    _bump(party)
+
+
+def _as_scoring_seating(seats):
+    tables = {}
+    for seat in seats:
+        tables.setdefault(seat.table.number, []).append(str(seat.player.id))
+    ghosts = frozenset(str(seat.player.id) for seat in seats if seat.player.is_ghost)
+    return [tables[n] for n in sorted(tables)], ghosts
+
+
+@transaction.atomic
+def link_reissue(*, party: Party, link_id: int) -> AccessLink:
+    """Revoke a link and make its replacement, for the same role and target."""
+    old = AccessLink.objects.select_for_update().filter(
+        party=party, pk=link_id, revoked_at__isnull=True
+    ).first()
+    if old is None:
+        raise PartyError("That link is not one of this party's live links.")
+    access.revoke_now(old)
+    new = access.new_salted(
+        AccessLink(party=party, role=old.role, table=old.table, player=old.player)
+    )
+    new.save()
+    return new
+
+
+def _bump(party):
+    Party.objects.filter(pk=party.pk).update(seq=F("seq") + 1)

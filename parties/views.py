@@ -1,0 +1,236 @@
+"""Views: each opens with its access guard, calls one service or selector, and renders."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from parties import access, selectors, services
+from parties.forms import PartyCreateForm, preset_initial
+from parties.models import AccessLink, Party, Player
+from scoring import PRESETS
+
+
+@require_GET
+def landing(request):
+    return render(request, "parties/landing.html")
+
+
+@require_http_methods(["GET", "POST"])
+def party_create(request):
+    # Anyone may host a party; the browser that creates it becomes its host.
+    if request.method == "GET":
+        preset = request.GET.get("preset", "standard")
+        form = PartyCreateForm(initial=preset_initial(preset if preset in PRESETS else "standard"))
+        if request.htmx:
+            return render(request, "parties/create.html#rules-options", {"form": form})
+        return render(request, "parties/create.html", {"form": form})
+
+    if "load_preset" in request.POST:  # the no-JavaScript way to switch presets
+        preset = request.POST.get("preset")
+        kept = {key: request.POST.get(key, "") for key in ("name", "players")}
+        form = PartyCreateForm(
+            initial={**kept, **preset_initial(preset if preset in PRESETS else "standard")}
+        )
+        return render(request, "parties/create.html", {"form": form})
+
+    form = PartyCreateForm(request.POST)
+    if not form.is_valid():
+        return render(request, "parties/create.html", {"form": form}, status=400)
+    try:
+        party = services.party_create(
+            name=form.cleaned_data["name"],
+            player_names=form.cleaned_data["players"],
+            preset=form.cleaned_data["preset"],
+            rules=form.cleaned_data["rules"],
+        )
+    except services.PartyError as error:
+        form.add_error(None, str(error))
+        return render(request, "parties/create.html", {"form": form}, status=400)
+    host_link = AccessLink.objects.get(party=party, role=AccessLink.Role.HOST)
+    access.redeem(request, host_link)
+    return redirect("parties:host", party_id=party.id)
+
+
+@require_GET
+def redeem(request, token):
+    link = access.link_for_token(token)
+    if link is None:
+        return render(request, "parties/link_invalid.html", status=404)
+    access.redeem(request, link)
+    # Leave the token out of the address bar, history and any Referer from here on.
+    if link.role == AccessLink.Role.HOST:
+        return redirect("parties:host", party_id=link.party_id)
+    if link.role == AccessLink.Role.TABLE:
+        return redirect("parties:table", party_id=link.party_id, number=link.table.number)
+    return redirect("parties:player", party_id=link.party_id, player_id=link.player_id)
+
+
+def _host_context(request, party):
+    round_ = selectors.current_round(party)
+    return {
+        "party": party,
+        "rules": party.rules,
+        "round": round_,
+        "tables": selectors.seating(round_),
+        "links": selectors.party_links(party, request.build_absolute_uri("/")),
+        "players": party.players.all(),
+        "can_reseat": party.status == Party.Status.SETUP
+        and round_.number == 1
+        and round_.bunco_set.number == 1
+        and round_.status == round_.Status.WAITING,
+    }
+
+
+@require_GET
+def host(request, party_id):
+    party, _access = access.require_host(request, party_id)
+    return render(request, "parties/host.html", _host_context(request, party))
+
+
+def _host_change(request, party_id, change):
+    party, _access = access.require_host(request, party_id)
+    try:
+        change(party)
+    except services.PartyError as error:
+        messages.error(request, str(error))
+        if request.htmx:
+            context = _host_context(request, party)
+            return render(request, "parties/host.html#seating", context, status=400)
+        return redirect("parties:host", party_id=party.id)
+    if request.htmx:
+        return render(request, "parties/host.html#seating", _host_context(request, party))
+    return redirect(reverse("parties:host", args=[party.id]) + "#seating")
+
+
+@require_POST
+def host_reshuffle(request, party_id):
+    return _host_change(request, party_id, lambda party: services.party_reshuffle(party=party))
+
+
+@require_POST
+def host_swap(request, party_id):
+    def swap(party):
+        try:
+            a, b = int(request.POST.get("player_a", "")), int(request.POST.get("player_b", ""))
+        except ValueError:
+            raise services.PartyError("Pick two players to swap.") from None
+        services.party_swap_players(party=party, player_a=a, player_b=b)
+
+    return _host_change(request, party_id, swap)
+
+
+@require_POST
+def link_reissue(request, party_id, link_id):
+    party, _access = access.require_host(request, party_id)
+    try:
+        new = services.link_reissue(party=party, link_id=link_id)
+    except services.PartyError as error:
+        messages.error(request, str(error))
+        return redirect(reverse("parties:host", args=[party.id]) + "#links")
+    if new.role == AccessLink.Role.HOST:
+        access.redeem(request, new)  # the host keeps the access they just renewed
+    messages.success(request, "New link made; the old one no longer opens anything.")
+    return redirect(reverse("parties:host", args=[party.id]) + "#links")
+
+
+@require_GET
+def table_cards(request, party_id):
+    party, _access = access.require_host(request, party_id)
+    links = selectors.party_links(party, request.build_absolute_uri("/"))
+    links = [link for link in links if link.role == AccessLink.Role.TABLE]
+    return render(request, "parties/table_cards.html", {"party": party, "links": links})
+
+
+@require_GET
+def table(request, party_id, number):
+    party, access_ = access.require(request, party_id, lambda a: a.can_score(number))
+    round_ = selectors.current_round(party)
+    tables = {t.number: t for t in selectors.seating(round_)}
+    if number not in tables:
+        return render(request, "parties/link_invalid.html", status=404)
+    return render(
+        request,
+        "parties/table.html",
+        {"party": party, "round": round_, "table": tables[number], "rules": party.rules},
+    )
+
+
+@require_GET
+def party_view(request, party_id):
+    party, access_ = access.require_any(request, party_id)
+    round_ = selectors.current_round(party)
+    return render(
+        request,
+        "parties/party.html",
+        {
+            "party": party,
+            "round": round_,
+            "tables": selectors.seating(round_),
+            "players": party.players.filter(is_ghost=False),
+            "access": access_,
+        },
+    )
+
+
+@require_GET
+def player(request, party_id, player_id):
+    party, access_ = access.require(
+        request, party_id, lambda a: a.can_view_sheet(player_id)
+    )
+    player = get_object_or_404(Player, party=party, pk=player_id, is_ghost=False)
+    round_ = selectors.current_round(party)
+    place = selectors.seat_of(round_, player.id)
+    return render(
+        request,
+        "parties/player.html",
+        {
+            "party": party,
+            "player": player,
+            "round": round_,
+            "place": place,
+            "sheet": selectors.score_sheet(player),
+            "own": player.id in access_.player_ids,
+        },
+    )
+
+
+def _code_failures_key(request):
+    return f"party-code-failures:{request.META.get('REMOTE_ADDR', '')}"
+
+
+@require_http_methods(["GET", "POST"])
+def join(request):
+    """Type the party code, then pick your name: a way in for a player without a link."""
+    if request.method == "GET":
+        return render(request, "parties/join.html")
+    key = _code_failures_key(request)
+    failures = cache.get(key, 0)
+    if failures >= settings.PARTY_CODE_MAX_FAILURES:
+        return render(
+            request,
+            "parties/join.html",
+            {"error": "Too many wrong codes from here. Wait ten minutes, or ask the host."},
+            status=429,
+        )
+    code = "".join(request.POST.get("code", "").split()).upper()
+    party = Party.objects.filter(code=code).first() if code else None
+    if party is None:
+        cache.set(key, failures + 1, settings.PARTY_CODE_FAILURE_WINDOW)
+        return render(
+            request,
+            "parties/join.html",
+            {"error": "No party has that code. Check it with the host.", "code": code[:8]},
+            status=400,
+        )
+    access.grant_code(request, party)
+    return redirect("parties:party", party_id=party.id)
+
+
+def healthz(request):
+    return HttpResponse("ok", content_type="text/plain")
+
+
