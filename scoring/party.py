@@ -1,0 +1,95 @@
+"""A party's progression (sets of 6 rounds, each round's target, the break) and score sheets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from scoring.rules import Rules
+from scoring.table import NotAllowed, TableRound
+
+ROUNDS_PER_SET = 6
+PLAYING, BREAK, OVER = "playing", "break", "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where the party is: the set and round being played, a break, or the end of the night."""
+
+    rules: Rules
+    bunco_set: int = 1
+    round: int = 1
+    state: str = PLAYING
+
+    @property
+    def target(self) -> int:
+        """Round 1 rolls for 1s ... round 6 for 6s; each set starts again at 1."""
+        return self.round
+
+    @property
+    def rounds_played(self) -> int:
+        return (self.bunco_set - 1) * ROUNDS_PER_SET + self.round - 1
+
+    def round_over(self) -> Progress:
+        """The current round has ended: on to the next round, a break, or the end."""
+        if self.state != PLAYING:
+            raise NotAllowed(f"no round is being played (the party is at {self.state})")
+        if self.round < ROUNDS_PER_SET:
+            return replace(self, round=self.round + 1)
+        if self.bunco_set == self.rules.sets:
+            return replace(self, state=OVER)
+        following = replace(self, bunco_set=self.bunco_set + 1, round=1)
+        if self.bunco_set == self.rules.break_after_set:
+            return replace(following, state=BREAK)
+        return following
+
+    def resume(self) -> Progress:
+        """The host ends the break."""
+        if self.state != BREAK:
+            raise NotAllowed("the party is not on a break")
+        return replace(self, state=PLAYING)
+
+    def end_early(self) -> Progress:
+        """The host ends the party before its last round."""
+        return replace(self, state=OVER)
+
+
+def schedule(rules: Rules) -> list[tuple[int, int, int]]:
+    """Every round of the night as (set, round, target)."""
+    return [(s, r, r) for s in range(1, rules.sets + 1) for r in range(1, ROUNDS_PER_SET + 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """A player's sheet: a W or L a round, tally marks, and the personal points rolled."""
+
+    marks: tuple[str, ...] = ()
+    buncos: int = 0
+    mini_buncos: int = 0
+    points: int = 0
+
+    @property
+    def wins(self) -> int:
+        return self.marks.count("W")
+
+    @property
+    def losses(self) -> int:
+        return self.marks.count("L")
+
+
+def record_round(sheets: Mapping[str, ScoreSheet], table: TableRound) -> dict[str, ScoreSheet]:
+    """The sheets after a finished table: W or L for everyone seated (ghosts too, so they move
+    like anyone; ghosts win no prizes), plus each roller's tallies and points."""
+    if not table.done:
+        raise NotAllowed("a table's round is marked on the sheets only once it is done")
+    result = dict(sheets)
+    won = set(table.winners)
+    for seat, player in enumerate(table.seats):
+        sheet = result.get(player, ScoreSheet())
+        result[player] = ScoreSheet(
+            marks=sheet.marks + ("W" if player in won else "L",),
+            buncos=sheet.buncos + table.seat_buncos[seat],
+            mini_buncos=sheet.mini_buncos + table.seat_mini_buncos[seat],
+            points=sheet.points + table.seat_points[seat],
+        )
+    return result

@@ -1,0 +1,69 @@
+"""End-of-night prizes from the players' score sheets (RULES.md section 9)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from scoring.party import ScoreSheet
+from scoring.rules import Rules
+
+
+def award_prizes(
+    sheets: Mapping[str, ScoreSheet],
+    rules: Rules,
+    *,
+    ghosts: frozenset[str] = frozenset(),
+    last_bunco: str | None = None,
+    fuzzy_die: str | None = None,
+    categories: tuple[str, ...] | None = None,
+) -> dict[str, tuple[str, ...]]:
+    """Each category's winners: one player, several tied (to settle by roll-off), or none.
+
+    `categories` defaults to the host's `rules.prizes`. Ghosts win nothing. A "most" prize
+    with nobody above 0 (no Buncos rolled all night) has no winner.
+    """
+    players = {p: s for p, s in sheets.items() if p not in ghosts}
+    chosen = rules.prizes if categories is None else categories
+
+    def most(key: Callable[[ScoreSheet], object], *, at_least_one: bool = False) -> tuple:
+        return _best(players, key, max, at_least_one)
+
+    def only(player: str | None) -> tuple[str, ...]:
+        return (player,) if player is not None and player in players else ()
+
+    if rules.overall_tiebreak == "buncos":
+        overall = most(lambda s: (s.wins, s.buncos))
+    else:
+        overall = most(lambda s: (s.wins, s.points))
+    deciders = {
+        "most_wins": lambda: most(lambda s: s.wins),
+        "most_buncos": lambda: most(lambda s: s.buncos, at_least_one=True),
+        "most_losses": lambda: most(lambda s: s.losses),
+        "most_mini_buncos": lambda: most(lambda s: s.mini_buncos, at_least_one=True),
+        "even_wins_losses": lambda: tuple(
+            sorted(p for p, s in players.items() if s.marks and s.wins == s.losses)
+        ),
+        "last_bunco": lambda: only(last_bunco),
+        "traveling": lambda: only(fuzzy_die),
+        "highest_points": lambda: most(lambda s: s.points),
+        "lowest_points": lambda: _best(players, lambda s: s.points, min, False),
+        "overall": lambda: overall,
+    }
+    return {category: deciders[category]() for category in chosen}
+
+
+def _best(players, key, pick, at_least_one: bool) -> tuple[str, ...]:
+    if not players:
+        return ()
+    best = pick(key(s) for s in players.values())
+    if at_least_one and not best:
+        return ()
+    return tuple(sorted(p for p, s in players.items() if key(s) == best))
+
+
+def settle_tie(totals: Mapping[str, int]) -> tuple[str, ...]:
+    """A prize roll-off: each tied player's three-dice total; those still tied roll again."""
+    if not totals:
+        return ()
+    best = max(totals.values())
+    return tuple(sorted(p for p, t in totals.items() if t == best))

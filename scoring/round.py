@@ -1,0 +1,104 @@
+"""A round across all tables: the bell that ends it everywhere, and each table's winner."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from scoring.rules import Rules
+from scoring.table import Bell, NotAllowed, Roll, TableRound, _evolve
+
+
+@dataclass(frozen=True)
+class Round:
+    """Every table's round; table 1 (index 0) is the head table."""
+
+    rules: Rules
+    target: int
+    tables: tuple[TableRound, ...]
+    bell: bool = False  # the bell has rung for every table
+    bell_table: int | None = None  # the 1-based table whose roll rang it; None: host or clock
+    last_bunco: str | None = None  # who rolled this round's latest Bunco
+    fuzzy_die: str | None = None  # who took the traveling die last this round
+
+    @classmethod
+    def start(
+        cls,
+        seating: Sequence[Sequence[str]],
+        rules: Rules,
+        target: int,
+        *,
+        ghosts: frozenset[str] = frozenset(),
+        first_seats: Sequence[int] | None = None,
+    ) -> Round:
+        if not seating:
+            raise NotAllowed("a round needs at least one table")
+        firsts = first_seats or [1] * len(seating)
+        if len(firsts) != len(seating):
+            raise NotAllowed("give one scorekeeper seat for every table")
+        players = [p for table in seating for p in table]
+        if len(set(players)) != len(players):
+            raise NotAllowed("a player is seated at two tables")
+        tables = tuple(
+            TableRound.start(seats, rules, target, head=i == 0, ghosts=ghosts, first_seat=firsts[i])
+            for i, seats in enumerate(seating)
+        )
+        return cls(rules, target, tables)
+
+    @property
+    def over(self) -> bool:
+        """Every table is done (its turns finished and any roll-off settled)."""
+        return all(t.done for t in self.tables)
+
+    @property
+    def winners(self) -> tuple[int | None, ...]:
+        """Each table's winning side (0: seats 1+3, 1: seats 2+4; a seat index when alone)."""
+        return tuple(t.winner for t in self.tables)
+
+    def roll(self, table: int, roll: Roll) -> Round:
+        """Apply `roll` at 1-based `table`; a roll that rings the bell rings it at every table."""
+        if type(table) is not int or not 1 <= table <= len(self.tables):
+            raise NotAllowed(f"there is no table {table!r}; tables are 1 to {len(self.tables)}")
+        state = self.tables[table - 1].apply(roll)
+        tables = self.tables[: table - 1] + (state,) + self.tables[table:]
+        changes = {"tables": tables}
+        score = state.last.score
+        if score is not None and score.kind == "bunco":
+            changes["last_bunco"] = state.last.roller
+        if score is not None and score.takes_fuzzy_die:
+            changes["fuzzy_die"] = state.last.roller
+        result = _evolve(self, **changes)
+        if state.last.rang_bell and not self.bell:
+            return result._ring(table)
+        return result
+
+    def ring_bell(self) -> Round:
+        """The host (or the clock, in timed rounds) ends the round at every table."""
+        return self if self.bell else self._ring(None)
+
+    def apply(self, fact: tuple[int, Roll] | Bell) -> Round:
+        """Apply a round fact: `(table, Roll)` or a `Bell` from the host or the clock."""
+        if isinstance(fact, Bell):
+            return self.ring_bell()
+        table, roll = fact
+        return self.roll(table, roll)
+
+    def _ring(self, by_table: int | None) -> Round:
+        tables = tuple(t.bell_rung() for t in self.tables)
+        return _evolve(self, tables=tables, bell=True, bell_table=by_table)
+
+
+def replay_round(
+    seating: Sequence[Sequence[str]],
+    rules: Rules,
+    target: int,
+    facts: Iterable[tuple[int, Roll] | Bell],
+    *,
+    ghosts: frozenset[str] = frozenset(),
+    first_seats: Sequence[int] | None = None,
+) -> Round:
+    """The round after every fact in the order they happened."""
+    state = Round.start(seating, rules, target, ghosts=ghosts, first_seats=first_seats)
+    for fact in facts:
+        state = state.apply(fact)
+    return state

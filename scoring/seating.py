@@ -1,0 +1,136 @@
+"""Who sits where: the first seating with ghosts, and the moves after each round (section 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scoring.rules import Rules
+
+
+class SeatingError(ValueError):
+    """A seating or a list of winners that does not fit the tables."""
+
+
+def tables_needed(players: int) -> int:
+    return -(-players // 4)
+
+
+def seat_players(
+    players: Sequence[str], rules: Rules, ghost_names: Sequence[str] = ()
+) -> tuple[list[list[str]], frozenset[str]]:
+    """Round 1's seating for `players` in the order given, and the ghosts that fill it.
+
+    Team play fills empty seats with ghosts (named from `ghost_names`, else G1, G2...), at
+    most one a team and bottom tables first, so the head table and seat 1 (the first
+    scorekeeper) are real players wherever possible. Individual play splits the players as
+    evenly as it can, 2 to 4 a table.
+    """
+    players = list(players)
+    if len(set(players)) != len(players):
+        raise SeatingError("every player needs a distinct id")
+    count = len(players)
+    tables = tables_needed(count)
+    if rules.team_size == 1:
+        if count < 2:
+            raise SeatingError("individual play needs at least 2 players")
+        sizes = [count // tables + (i < count % tables) for i in range(tables)]
+        seating, start = [], 0
+        for size in sizes:
+            seating.append(players[start : start + size])
+            start += size
+        return seating, frozenset()
+    if count < 2:
+        raise SeatingError("team play needs at least 2 players (a ghost needs a real partner)")
+    missing = 4 * tables - count
+    names = list(ghost_names) or [f"G{i + 1}" for i in range(missing)]
+    if len(names) < missing or set(names) & set(players):
+        raise SeatingError(f"{missing} ghost ids are needed, distinct from the players")
+    ghosts = names[:missing]
+    # One ghost a table from the bottom up, wrapping round; two at a table take seats 3 and 4,
+    # which are on different teams, so no ghost partners a ghost.
+    per_table = [0] * tables
+    for k in range(missing):
+        per_table[(tables - 1 - k) % tables] += 1
+    seating, it, g = [], iter(players), iter(ghosts)
+    for n in per_table:
+        real = [next(it) for _ in range(4 - n)]
+        seating.append(real + [next(g) for _ in range(n)])
+    return seating, frozenset(ghosts)
+
+
+def next_seating(
+    seating: Sequence[Sequence[str]],
+    winners: Sequence[int],
+    rules: Rules,
+    ghosts: frozenset[str] = frozenset(),
+) -> list[list[str]]:
+    """The next round's seating after `winners` (0: seats 1+3 won, 1: seats 2+4) at each table."""
+    _check(seating, winners, rules, ghosts)
+    if rules.team_size == 1:
+        # Individual play: nobody moves (rotation is always "none"); the host reseats by hand.
+        return [list(t) for t in seating]
+    won = [_pair(t, w) for t, w in zip(seating, winners, strict=True)]
+    lost = [_pair(t, 1 - w) for t, w in zip(seating, winners, strict=True)]
+    last = len(seating) - 1
+    # Each table gets (X, Y, X_stayed): X is the pair that stayed, else the one from above.
+    arrivals = []
+    for i in range(len(seating)):
+        if rules.rotation == "none" or last == 0:
+            arrivals.append((won[i], lost[i], True))
+        elif rules.rotation == "ladder":
+            if i == 0:
+                arrivals.append((won[0], won[1], True))
+            elif i == last:
+                arrivals.append((lost[i], lost[i - 1], True))
+            else:
+                arrivals.append((lost[i - 1], won[i + 1], False))
+        elif rules.rotation == "head_losers_to_bottom":
+            if i == 0:
+                arrivals.append((won[0], won[1], True))
+            elif i == last:
+                arrivals.append((lost[i], lost[0], True))
+            else:
+                arrivals.append((lost[i], won[i + 1], True))
+        else:  # losers_down_wrap: the bottom table's losers wrap round to the head table
+            arrivals.append((won[i], lost[i - 1], True))
+    return [_sit(x, y, stayed, rules, ghosts) for x, y, stayed in arrivals]
+
+
+def _pair(table: Sequence[str], side: int) -> tuple[str, str]:
+    return (table[side], table[side + 2])
+
+
+def _sit(
+    x: tuple[str, str], y: tuple[str, str], stayed: bool, rules: Rules, ghosts: frozenset[str]
+) -> list[str]:
+    if rules.partners == "movers_keep_partners" and not stayed:
+        # Both pairs just arrived: they sit across from each other and stay partners.
+        return [x[0], y[0], x[1], y[1]]
+    # Split both pairs: X in seats 1 and 2, Y in 3 and 4, so X's players partner Y's.
+    if (x[0] in ghosts and y[0] in ghosts) or (x[1] in ghosts and y[1] in ghosts):
+        y = (y[1], y[0])  # a ghost never partners a ghost
+    return [x[0], x[1], y[0], y[1]]
+
+
+def _check(
+    seating: Sequence[Sequence[str]], winners: Sequence[int], rules: Rules, ghosts: frozenset[str]
+) -> None:
+    if not seating:
+        raise SeatingError("there are no tables")
+    if len(winners) != len(seating):
+        raise SeatingError(f"{len(seating)} tables need {len(seating)} winners, not {len(winners)}")
+    players = [p for t in seating for p in t]
+    if len(set(players)) != len(players):
+        raise SeatingError("a player is seated twice")
+    for number, (table, w) in enumerate(zip(seating, winners, strict=True), start=1):
+        if rules.team_size == 1:
+            if not 2 <= len(table) <= 4:
+                raise SeatingError(f"table {number} seats {len(table)}; individual play seats 2-4")
+            continue
+        if len(table) != 4:
+            raise SeatingError(f"table {number} seats {len(table)} players, not 4")
+        if type(w) is not int or w not in (0, 1):
+            raise SeatingError(f"the winner at table {number} is 0 or 1, not {w!r}")
+        for a, b in ((0, 2), (1, 3)):
+            if table[a] in ghosts and table[b] in ghosts:
+                raise SeatingError(f"two ghosts are partners at table {number}")

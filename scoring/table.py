@@ -1,0 +1,402 @@
+"""One table's round as a pure state machine: turns, points, the bell, finishing, roll-offs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from scoring.roll import InvalidRoll, RollScore, _score, check_dice, check_target
+from scoring.rules import Rules
+
+PLAYING, FINISHING, ROLLOFF, DONE = "playing", "finishing", "rolloff", "done"
+
+
+class NotAllowed(ValueError):
+    """Something the table cannot do now (a roll after it is done, a bad seating)."""
+
+
+class Roll(NamedTuple):
+    """A roll as a fact: the dice, and whether the roller called Bunco (or Little Bunco)."""
+
+    # Roll and Outcome are NamedTuples, not frozen dataclasses, because one of each is made
+    # on every roll and a frozen dataclass's __init__ costs several times as much.
+
+    dice: tuple[int, ...]
+    called: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Bell:
+    """The round was ended from outside this table: the head table, a Bunco elsewhere, the clock."""
+
+
+class Outcome(NamedTuple):
+    """What the last fact did, for the shell to announce."""
+
+    seat: int  # 1-based seat whose turn it was (the ghost's seat when rolling for a ghost)
+    roller: str  # the player who threw the dice
+    score: RollScore | None  # None for a Bell, and for a dice-total roll-off roll
+    rang_bell: bool = False  # this roll ended the round for every table
+    turn_passed: bool = False
+    rolloff_total: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RollOff:
+    """A tie being settled: who is still tied, and what the roll-off has scored so far."""
+
+    sides: tuple[int, ...]  # the tied sides (teams, or seats in individual play), 0-based
+    scores: tuple[int, ...]  # per side of the table; roll-off points or this circuit's totals
+    order: tuple[int, ...]  # seats (0-based) or sides still to roll in this circuit, in order
+    circuit: int = 1
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """A table's round so far. Build it with `TableRound.start`, advance it with `apply`."""
+
+    seats: tuple[str, ...]
+    rules: Rules
+    target: int
+    head: bool
+    ghosts: frozenset[str]
+    first_seat: int  # 0-based: the scorekeeper, who rolls first
+    points: tuple[int, ...]  # per side: the two teams, or each seat in individual play
+    seat_points: tuple[int, ...]  # per seat, personal points (a ghost's go to its partner)
+    seat_buncos: tuple[int, ...]
+    seat_mini_buncos: tuple[int, ...]
+    turn: int  # 0-based seat whose turn it is
+    turn_rolls: int  # rolls made in the current turn
+    rolls: int  # rolls made at this table, roll-offs included
+    phase: str = PLAYING
+    rang_bell: bool = False
+    winner: int | None = None
+    rolloff: RollOff | None = None
+    last: Outcome | None = None
+
+    @classmethod
+    def start(
+        cls,
+        seats: Iterable[str],
+        rules: Rules,
+        target: int,
+        *,
+        head: bool = False,
+        ghosts: frozenset[str] = frozenset(),
+        first_seat: int = 1,
+    ) -> TableRound:
+        seats = tuple(seats)
+        check_target(target)
+        _check_seats(seats, rules, ghosts)
+        if type(first_seat) is not int or not 1 <= first_seat <= len(seats):
+            raise NotAllowed(f"the scorekeeper sits in seat 1 to {len(seats)}, not {first_seat!r}")
+        if seats[first_seat - 1] in ghosts:
+            # A ghost cannot keep score; its partner's seat starts instead, so it still rolls first.
+            first_seat = (first_seat + 1) % 4 + 1
+        zeros = (0,) * len(seats)
+        sides = 2 if rules.team_size == 2 else len(seats)
+        return cls(
+            seats=seats,
+            rules=rules,
+            target=target,
+            head=head,
+            ghosts=ghosts,
+            first_seat=first_seat - 1,
+            points=(0,) * sides,
+            seat_points=zeros,
+            seat_buncos=zeros,
+            seat_mini_buncos=zeros,
+            turn=first_seat - 1,
+            turn_rolls=0,
+            rolls=0,
+        )
+
+    # -- questions the shell asks ------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return self.phase == DONE
+
+    @property
+    def finishing(self) -> bool:
+        """The bell has rung and the current turn is being finished."""
+        return self.phase == FINISHING
+
+    @property
+    def rolloff_needed(self) -> bool:
+        return self.phase == ROLLOFF
+
+    @property
+    def turn_seat(self) -> int | None:
+        """The 1-based seat whose turn it is, or None when the table is done.
+
+        In a dice-total roll-off this is the first seat of the side to roll; any player of
+        that side may throw."""
+        if self.phase == DONE:
+            return None
+        if self.phase == ROLLOFF and self.rules.tie_break == "rolloff_dice_total":
+            return self.rolloff.order[0] + 1
+        return self.turn + 1
+
+    @property
+    def roller(self) -> str | None:
+        """Who throws the dice now: the seated player, or a ghost's partner on the ghost's turn."""
+        seat = self.turn_seat
+        return None if seat is None else self.seats[self._roller_seat(seat - 1)]
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The players (ghosts included) on the side that won this table, once decided."""
+        if self.winner is None:
+            return ()
+        return tuple(p for i, p in enumerate(self.seats) if self._side(i) == self.winner)
+
+    @property
+    def losers(self) -> tuple[str, ...]:
+        if self.winner is None:
+            return ()
+        return tuple(p for i, p in enumerate(self.seats) if self._side(i) != self.winner)
+
+    @property
+    def personal_points(self) -> dict[str, int]:
+        return self._by_player(self.seat_points)
+
+    @property
+    def buncos(self) -> dict[str, int]:
+        return self._by_player(self.seat_buncos)
+
+    @property
+    def mini_buncos(self) -> dict[str, int]:
+        return self._by_player(self.seat_mini_buncos)
+
+    def check(self, fact: Roll | Bell) -> None:
+        """Raise NotAllowed or InvalidRoll if `fact` cannot be applied now."""
+        if isinstance(fact, Bell):
+            return
+        if not isinstance(fact, Roll):
+            raise NotAllowed(f"a table takes a Roll or a Bell, not {fact!r}")
+        if self.phase == DONE:
+            raise NotAllowed("this table's round is over; no more rolls")
+        if self.phase == ROLLOFF and self.rules.tie_break == "rolloff_dice_total":
+            # The house roll-off always throws three dice, even where the game uses four.
+            check_dice(fact.dice, 3)
+        else:
+            check_dice(fact.dice, self.rules.dice)
+        if type(fact.called) is not bool:
+            raise InvalidRoll(f"called is yes or no, not {fact.called!r}")
+
+    # -- transitions ---------------------------------------------------------------------------
+
+    def apply(self, fact: Roll | Bell) -> TableRound:
+        """The table after `fact`; raises NotAllowed or InvalidRoll and leaves this value as is."""
+        self.check(fact)
+        if isinstance(fact, Bell):
+            return self.bell_rung()
+        if self.phase == ROLLOFF:
+            if self.rules.tie_break == "rolloff_dice_total":
+                return self._dice_total(fact)
+            return self._rolloff_turn(fact)
+        return self._play(fact)
+
+    def bell_rung(self) -> TableRound:
+        """The round ends from outside: the current turn is finished if one is under way."""
+        if self.phase != PLAYING:
+            return self
+        last = Outcome(self.turn + 1, self.seats[self._roller_seat(self.turn)], None)
+        if self.rules.finish_turn_after_bell and self.turn_rolls > 0:
+            return _evolve(self, phase=FINISHING, last=last)
+        return _evolve(self, last=last)._end_play()
+
+    def _play(self, fact: Roll) -> TableRound:
+        rules = self.rules
+        score = _score(fact.dice, self.target, rules, fact.called)
+        seat = self.turn
+        side = self._side(seat)
+        roller = self._roller_seat(seat)
+        points = _bump(self.points, side, score.points)
+        tallied = self._tally(roller, score, personal=True)
+        rang = False
+        winner = None
+        phase = self.phase
+        reached = points[side] >= rules.play_to
+        bunco_everywhere = score.kind == "bunco" and rules.bunco_ends_round == "everywhere"
+        if rules.round_end == "each_table" and reached:
+            # Reaching the score wins at once, even while finishing a turn after a bell.
+            winner = side
+            rang = bunco_everywhere and phase == PLAYING
+            phase = DONE
+        elif phase == PLAYING and (
+            bunco_everywhere or (self.head and reached and rules.round_end == "head_table")
+        ):
+            rang = True
+            phase = FINISHING if rules.finish_turn_after_bell else DONE
+        turn_over = not score.keeps_turn
+        state = _evolve(
+            self,
+            points=points,
+            rolls=self.rolls + 1,
+            turn_rolls=0 if turn_over else self.turn_rolls + 1,
+            turn=(seat + 1) % len(self.seats) if turn_over else seat,
+            phase=phase,
+            rang_bell=self.rang_bell or rang,
+            winner=winner,
+            last=Outcome(seat + 1, self.seats[roller], score, rang, turn_over),
+            **tallied,
+        )
+        if winner is None and (phase == DONE or (phase == FINISHING and turn_over)):
+            return state._end_play()
+        return state
+
+    def _end_play(self) -> TableRound:
+        """Play has stopped: the side with more points wins, or a tie goes to a roll-off."""
+        best = max(self.points)
+        tied = tuple(s for s, p in enumerate(self.points) if p == best)
+        if len(tied) == 1:
+            return _evolve(self, phase=DONE, winner=tied[0])
+        zeros = (0,) * len(self.points)
+        if self.rules.tie_break == "rolloff_dice_total":
+            return _evolve(self, phase=ROLLOFF, rolloff=RollOff(tied, zeros, tied))
+        order = self._rolloff_order(tied)
+        return _evolve(
+            self, phase=ROLLOFF, turn=order[0], turn_rolls=0, rolloff=RollOff(tied, zeros, order)
+        )
+
+    def _rolloff_order(self, tied: tuple[int, ...]) -> tuple[int, ...]:
+        # Starting with the scorekeeper, every seat on a tied side takes one turn.
+        n = len(self.seats)
+        seats = ((self.first_seat + k) % n for k in range(n))
+        return tuple(s for s in seats if self._side(s) in tied)
+
+    def _rolloff_turn(self, fact: Roll) -> TableRound:
+        # Roll-off points decide the tie only; Buncos rolled still go on the roller's sheet.
+        rolloff = self.rolloff
+        seat = self.turn
+        roller = self._roller_seat(seat)
+        score = _score(fact.dice, self.target, self.rules, fact.called)
+        scores = _bump(rolloff.scores, self._side(seat), score.points)
+        turn_over = not score.keeps_turn
+        order = rolloff.order[1:] if turn_over else rolloff.order
+        circuit = rolloff.circuit
+        winner = None
+        if not order:
+            best = max(scores[s] for s in rolloff.sides)
+            tied = tuple(s for s in rolloff.sides if scores[s] == best)
+            if len(tied) == 1:
+                winner = tied[0]
+            else:
+                order = self._rolloff_order(tied)
+                circuit += 1
+                rolloff = RollOff(tied, rolloff.scores, order, circuit)
+        return _evolve(
+            self,
+            rolls=self.rolls + 1,
+            turn=order[0] if order and turn_over else seat,
+            turn_rolls=0 if turn_over else self.turn_rolls + 1,
+            phase=DONE if winner is not None else ROLLOFF,
+            winner=winner,
+            rolloff=RollOff(rolloff.sides, scores, order, circuit),
+            last=Outcome(seat + 1, self.seats[roller], score, False, turn_over),
+            **self._tally(roller, score, personal=False),
+        )
+
+    def _dice_total(self, fact: Roll) -> TableRound:
+        # Seed 002's house roll-off: one roller a side, the higher face total wins, no points.
+        rolloff = self.rolloff
+        side = rolloff.order[0]
+        total = sum(fact.dice)
+        scores = _bump(rolloff.scores, side, total)
+        order = rolloff.order[1:]
+        winner = None
+        circuit = rolloff.circuit
+        sides = rolloff.sides
+        if not order:
+            best = max(scores[s] for s in sides)
+            sides = tuple(s for s in sides if scores[s] == best)
+            if len(sides) == 1:
+                winner = sides[0]
+            else:
+                order = sides
+                scores = (0,) * len(scores)
+                circuit += 1
+        seat = side  # a team's first seat is its side's number; in individual play, the seat
+        return _evolve(
+            self,
+            rolls=self.rolls + 1,
+            phase=DONE if winner is not None else ROLLOFF,
+            winner=winner,
+            rolloff=RollOff(sides, scores, order, circuit),
+            last=Outcome(seat + 1, self.seats[self._roller_seat(seat)], None, rolloff_total=total),
+        )
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _side(self, seat: int) -> int:
+        return seat % 2 if self.rules.team_size == 2 else seat
+
+    def _roller_seat(self, seat: int) -> int:
+        # On a ghost's turn its partner, across the table, throws the dice (RULES.md section 6).
+        return (seat + 2) % 4 if self.seats[seat] in self.ghosts else seat
+
+    def _tally(self, seat: int, score: RollScore, *, personal: bool) -> dict:
+        changes = {}
+        if personal and score.points:
+            changes["seat_points"] = _bump(self.seat_points, seat, score.points)
+        if score.kind == "bunco":
+            changes["seat_buncos"] = _bump(self.seat_buncos, seat, 1)
+        elif score.kind == "mini_bunco":
+            changes["seat_mini_buncos"] = _bump(self.seat_mini_buncos, seat, 1)
+        return changes
+
+    def _by_player(self, per_seat: tuple[int, ...]) -> dict[str, int]:
+        return {p: n for p, n in zip(self.seats, per_seat, strict=True) if p not in self.ghosts}
+
+
+def _evolve(state, **changes):
+    """A copy of a frozen state with `changes`: `dataclasses.replace` re-runs `__init__`, which
+    cost the simulator half its time; transitions build only valid states, so skip it."""
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+def _bump(values: tuple[int, ...], index: int, by: int) -> tuple[int, ...]:
+    if not by:
+        return values
+    return values[:index] + (values[index] + by,) + values[index + 1 :]
+
+
+def _check_seats(seats: tuple[str, ...], rules: Rules, ghosts: frozenset[str]) -> None:
+    if not all(isinstance(p, str) and p for p in seats):
+        raise NotAllowed(f"seats hold player ids (non-empty strings), not {list(seats)}")
+    if len(set(seats)) != len(seats):
+        raise NotAllowed(f"a player sits at the table twice: {list(seats)}")
+    if rules.team_size == 1:
+        if not 2 <= len(seats) <= 4:
+            raise NotAllowed(f"in individual play a table seats 2 to 4 players, not {len(seats)}")
+        if ghosts & set(seats):
+            raise NotAllowed("individual play has no ghosts")
+        return
+    if len(seats) != 4:
+        raise NotAllowed(f"a table seats 4 (two teams of 2), not {len(seats)}")
+    for a, b in ((0, 2), (1, 3)):
+        if seats[a] in ghosts and seats[b] in ghosts:
+            raise NotAllowed(f"two ghosts cannot be partners (seats {a + 1} and {b + 1})")
+
+
+def replay(
+    seats: Iterable[str],
+    rules: Rules,
+    target: int,
+    facts: Iterable[Roll | Bell],
+    *,
+    head: bool = False,
+    ghosts: frozenset[str] = frozenset(),
+    first_seat: int = 1,
+) -> TableRound:
+    """The table after every fact in order, from the start of the round."""
+    state = TableRound.start(seats, rules, target, head=head, ghosts=ghosts, first_seat=first_seat)
+    for fact in facts:
+        state = state.apply(fact)
+    return state
