@@ -154,6 +154,9 @@ STORAGES = {
     },
 }
 
+# Without collectstatic (development, tests), serve static files straight from static/.
+WHITENOISE_USE_FINDERS = DEBUG
+
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 14  # a party night, with room for the prize photos after
 SESSION_COOKIE_SAMESITE = "Lax"

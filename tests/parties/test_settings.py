@@ -1,0 +1,73 @@
+"""The settings file: what runs with no environment, and what production mode demands."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE_ENV = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+
+
+def manage(*args, **env):
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**BASE_ENV, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_mode_refuses_to_start_without_a_secret_and_hosts():
+    result = manage("check", DJANGO_DEBUG="0")
+    assert result.returncode != 0
+    assert "needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS" in result.stderr
+    result = manage("check", DJANGO_DEBUG="0", DJANGO_SECRET_KEY="x" * 60)
+    assert result.returncode != 0
+    assert "needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS" in result.stderr
+
+
+def test_production_mode_passes_the_deployment_check_with_no_warnings():
+    result = manage(
+        "check", "--deploy", "--fail-level", "WARNING",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="a-long-random-production-secret-9f8e7d6c5b4a3928171605f4e3d2c1b0",
+        DJANGO_ALLOWED_HOSTS="bunco.example.com",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_with_no_environment_it_runs_on_sqlite_and_the_in_memory_layer():
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.DEBUG, s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'],"
+        " s.DATABASES['default']['OPTIONS']['transaction_mode'])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**BASE_ENV, "DJANGO_SETTINGS_MODULE": "bunco_site.settings"},
+    )
+    assert result.stdout.split() == [
+        "True", "django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "IMMEDIATE",
+    ], result.stderr
+
+
+@pytest.mark.parametrize("url", ["postgres://u@127.0.0.1:5432/bunco"])
+def test_the_environment_switches_to_postgresql_and_redis(url):
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**BASE_ENV, "DJANGO_SETTINGS_MODULE": "bunco_site.settings",
+             "DATABASE_URL": url, "REDIS_URL": "redis://127.0.0.1:6379/0"},
+    )
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql", "channels_redis.pubsub.RedisPubSubChannelLayer",
+    ], result.stderr
