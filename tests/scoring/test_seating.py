@@ -1,0 +1,134 @@
+"""Changing tables and partners after a round (RULES.md section 5), and the first seating."""
+
+import pytest
+
+from scoring import Rules
+from scoring.seating import SeatingError, next_seating, seat_players
+
+LADDER = Rules()
+KEEP = Rules(partners="movers_keep_partners")
+THREE = [["a", "b", "c", "d"], ["e", "f", "g", "h"], ["i", "j", "k", "l"]]
+
+
+def test_seed_002_three_table_ladder_with_new_partners():
+    # Winners: a+c at table 1, f+h at table 2, i+k at table 3.
+    new = next_seating(THREE, [0, 1, 0], LADDER)
+    # Table 1: a+c stay and split (X in seats 1-2), f+h arrive from table 2 (Y in seats 3-4).
+    # Table 2: b+d down from the head table, i+k up from table 3.
+    # Table 3: j+l stay, e+g down from table 2.
+    assert new == [["a", "c", "f", "h"], ["b", "d", "i", "k"], ["j", "l", "e", "g"]]
+
+
+def test_movers_keep_partners_where_both_pairs_arrived():
+    new = next_seating(THREE, [0, 1, 0], KEEP)
+    assert new == [["a", "c", "f", "h"], ["b", "i", "d", "k"], ["j", "l", "e", "g"]]
+
+
+def test_two_tables_ladder():
+    new = next_seating(THREE[:2], [1, 0], LADDER)
+    # f+h stay at table 2 and split; a+c come down from the head table.
+    assert new == [["b", "d", "e", "g"], ["f", "h", "a", "c"]]
+
+
+def test_one_table_moves_nobody_and_one_player_moves_over_one_chair():
+    new = next_seating([["a", "b", "c", "d"]], [0], LADDER)
+    assert new == [["a", "c", "b", "d"]]  # a's partner is now b, c's is d
+
+
+@pytest.mark.parametrize(
+    "rotation, tables",
+    [
+        # which pairs end up at each table, for winners [0, 0, 0, 0]: W = 1+3, L = 2+4
+        (
+            "ladder",
+            [
+                {"a", "c", "e", "g"},
+                {"b", "d", "i", "k"},
+                {"f", "h", "m", "o"},
+                {"j", "l", "n", "p"},
+            ],
+        ),
+        (
+            "head_losers_to_bottom",
+            [
+                {"a", "c", "e", "g"},
+                {"f", "h", "i", "k"},
+                {"j", "l", "m", "o"},
+                {"n", "p", "b", "d"},
+            ],
+        ),
+        (
+            "losers_down_wrap",
+            [
+                {"a", "c", "n", "p"},
+                {"e", "g", "b", "d"},
+                {"i", "k", "f", "h"},
+                {"m", "o", "j", "l"},
+            ],
+        ),
+        (
+            "none",
+            [
+                {"a", "b", "c", "d"},
+                {"e", "f", "g", "h"},
+                {"i", "j", "k", "l"},
+                {"m", "n", "o", "p"},
+            ],
+        ),
+    ],
+)
+def test_four_tables_each_rotation(rotation, tables):
+    seating = [list("abcd"), list("efgh"), list("ijkl"), list("mnop")]
+    new = next_seating(seating, [0, 0, 0, 0], Rules(rotation=rotation))
+    assert [set(t) for t in new] == tables
+
+
+def test_a_ghost_never_partners_a_ghost():
+    seating = [["a", "b", "c", "G1"], ["e", "f", "g", "G2"]]
+    ghosts = frozenset({"G1", "G2"})
+    # b+G1 lose at the head table and go down; f+G2 lose at the bottom and stay.
+    new = next_seating(seating, [0, 0], LADDER, ghosts)
+    bottom = new[1]
+    assert {bottom[0], bottom[2]} != {"G1", "G2"} and {bottom[1], bottom[3]} != {"G1", "G2"}
+
+
+def test_individual_play_stays_seated():
+    rules = Rules(team_size=1, rotation="none")
+    assert next_seating([["a", "b", "c"], ["d", "e"]], [2, 0], rules) == [
+        ["a", "b", "c"],
+        ["d", "e"],
+    ]
+
+
+@pytest.mark.parametrize(
+    "seating, winners",
+    [
+        ([["a", "b", "c"]], [0]),
+        ([["a", "b", "c", "d"]], [2]),
+        ([["a", "b", "c", "d"]], [True]),
+        ([["a", "b", "c", "d"]], [0, 1]),
+        ([["a", "b", "c", "d"], ["a", "f", "g", "h"]], [0, 1]),
+        ([], []),
+    ],
+)
+def test_seatings_that_do_not_fit_are_refused(seating, winners):
+    with pytest.raises(SeatingError):
+        next_seating(seating, winners, LADDER)
+
+
+@pytest.mark.parametrize("count", [2, 4, 5, 8, 11, 12, 16, 23])
+def test_the_first_seating_fills_empty_seats_with_ghosts_that_never_partner(count):
+    players = [f"P{i}" for i in range(1, count + 1)]
+    seating, ghosts = seat_players(players, LADDER)
+    assert all(len(t) == 4 for t in seating)
+    assert sorted(p for t in seating for p in t if p not in ghosts) == sorted(players)
+    assert len(ghosts) == -count % 4
+    for t in seating:
+        assert not (t[0] in ghosts and t[2] in ghosts) and not (t[1] in ghosts and t[3] in ghosts)
+        assert t[0] not in ghosts  # seat 1 keeps score
+
+
+def test_individual_play_seats_2_to_4_a_table_without_ghosts():
+    rules = Rules(team_size=1, rotation="none")
+    seating, ghosts = seat_players([f"P{i}" for i in range(5)], rules)
+    assert [len(t) for t in seating] == [3, 2] and ghosts == frozenset()
