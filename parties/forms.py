@@ -87,6 +87,22 @@ def _option_field(f):
 OPTION_NAMES = [f.name for f in dataclasses.fields(Rules)]
 
 
+def _shown(value):
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(_label(item) for item in value) or "none"
+    return str(value).replace("_", " ")
+
+
+def rules_summary(rules):
+    """(label, value, help) for every option, as the host page lists the party's rules."""
+    return [
+        (_label(f.name), _shown(getattr(rules, f.name)), f.metadata["help"])
+        for f in dataclasses.fields(rules)
+    ]
+
+
 def preset_initial(preset):
     options = PRESETS[preset].to_options()
     return {"preset": preset, **options}
@@ -103,7 +119,7 @@ class PartyCreateForm(forms.Form):
     )
     preset = forms.ChoiceField(
         label="Rules preset",
-        choices=[(key, f"{key}: {PRESET_HELP[key]}") for key in PRESETS],
+        choices=[(key, key) for key in PRESETS],
         initial="standard",
     )
 
@@ -112,6 +128,9 @@ class PartyCreateForm(forms.Form):
         for f in dataclasses.fields(Rules):
             self.fields[f.name] = _option_field(f)
             self.fields[f.name].initial = PRESETS["standard"].to_options()[f.name]
+
+    def preset_help(self):
+        return PRESET_HELP.get(self["preset"].value(), "")
 
     def option_fields(self):
         return [self[name] for name in OPTION_NAMES]

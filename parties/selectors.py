@@ -99,11 +99,12 @@ class LinkView:
     role: str
     label: str
     url: str
+    table_number: int | None = None
 
     @property
     def qr_svg(self):
         # segno escapes nothing user-typed here: the URL is ours, built from a token and ids.
-        return segno.make(self.url, error="m").svg_inline(scale=4, border=2)
+        return segno.make(self.url, error="m").svg_inline(border=2, omitsize=True)
 
 
 def party_links(party: Party, base_url: str) -> list[LinkView]:
@@ -124,7 +125,8 @@ def party_links(party: Party, base_url: str) -> list[LinkView]:
         else:
             label = link.player.name
         url = base_url.rstrip("/") + reverse("parties:redeem", args=[access.token_for(link)])
-        views.append(LinkView(link.id, link.role, label, url))
+        table_number = link.table.number if link.table else None
+        views.append(LinkView(link.id, link.role, label, url, table_number))
     return views
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from parties import access, selectors, services
-from parties.forms import PartyCreateForm, preset_initial
+from parties.forms import PartyCreateForm, preset_initial, rules_summary
 from parties.models import AccessLink, Party, Player
 from scoring import PRESETS
 
@@ -74,10 +74,13 @@ def _host_context(request, party):
     return {
         "party": party,
         "rules": party.rules,
+        "rules_summary": rules_summary(party.rules),
         "round": round_,
         "tables": selectors.seating(round_),
         "links": selectors.party_links(party, request.build_absolute_uri("/")),
         "players": party.players.all(),
+        "player_count": party.players.filter(is_ghost=False).count(),
+        "ghost_count": party.players.filter(is_ghost=True).count(),
         "can_reseat": party.status == Party.Status.SETUP
         and round_.number == 1
         and round_.bunco_set.number == 1

@@ -160,7 +160,8 @@ def test_switching_preset_with_htmx_returns_only_that_presets_options(host):
         reverse("parties:create"), {"preset": "short"}, headers={"HX-Request": "true"}
     )
     page = response.content.decode()
-    assert page.lstrip().startswith('<details id="rules-options"')
+    assert page.lstrip().startswith('<div id="rules-options">')
+    assert "Standard play with rounds to 11 points" in page
     assert '<option value="11" selected>' in page
     assert "<html" not in page
 

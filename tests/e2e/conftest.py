@@ -1,0 +1,155 @@
+"""Real-browser fixtures: a daphne process on a fresh database, and Debian's Chromium.
+
+The server runs the same ASGI app a party uses, as its own process, against a database made
+for this run: a new SQLite file, or, when DATABASE_URL is set, a new database on that
+PostgreSQL server (dropped afterwards). REDIS_URL, when set, is passed through.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Database:
+    """A database of our own for one test session."""
+
+    def __init__(self):
+        self.url = os.environ.get("DATABASE_URL")
+        self.name = None
+
+    def __enter__(self):
+        if not self.url:
+            self.tmp = tempfile.TemporaryDirectory()
+            return {"SQLITE_PATH": str(Path(self.tmp.name) / "e2e.sqlite3")}
+        import psycopg
+
+        self.name = f"bunco_e2e_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.name}"')
+        return {"DATABASE_URL": urlunparse(urlparse(self.url)._replace(path=f"/{self.name}"))}
+
+    def __exit__(self, *exc):
+        if not self.name:
+            self.tmp.cleanup()
+            return
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+class Server:
+    """One daphne process serving the app."""
+
+    def __init__(self, env, port=None):
+        self.env = env
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = None
+
+    def start(self):
+        self.log = open(ROOT / "test-artifacts" / f"daphne-{self.port}.log", "ab")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+             "bunco_site.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited with {self.process.returncode}; see {self.log.name}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"daphne did not answer within 30 s; see {self.log.name}")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def server_env():
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    with Database() as db_env:
+        env = {k: v for k, v in os.environ.items() if k not in ("SQLITE_PATH", "DATABASE_URL")}
+        env.update(db_env)
+        env.update({"DJANGO_DEBUG": "1", "DJANGO_SETTINGS_MODULE": "bunco_site.settings"})
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True
+        )
+        yield env
+
+
+@pytest.fixture(scope="session")
+def server(server_env):
+    server = Server(server_env).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Debian's Chromium is not at {CHROMIUM}: run `apt-get install chromium`.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+class Shots:
+    """Saves a named screenshot of a page into test-artifacts/screenshots/<test>/."""
+
+    def __init__(self, name):
+        self.folder = SCREENSHOTS / name
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+
+    def __call__(self, page, label):
+        self.count += 1
+        path = self.folder / f"{self.count:02d}-{label}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def shots(request):
+    return Shots(request.node.name)
