@@ -212,10 +212,11 @@ class TableRound:
         rules = self.rules
         score = _score(fact.dice, self.target, rules, fact.called)
         seat = self.turn
-        side = self._side(seat)
-        roller = self._roller_seat(seat)
+        # _side and _roller_seat inlined: this is the simulator's hottest line.
+        side = seat % 2 if rules.team_size == 2 else seat
+        roller = (seat + 2) % 4 if self.ghosts and self.seats[seat] in self.ghosts else seat
         points = _bump(self.points, side, score.points)
-        tallied = self._tally(roller, score, personal=True)
+        tallied = self._tally(roller, score, personal=True) if score.points else {}
         rang = False
         winner = None
         phase = self.phase

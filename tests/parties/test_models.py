@@ -5,7 +5,7 @@ import uuid
 import pytest
 from django.db import IntegrityError, transaction
 
-from parties.models import Roll, Round, Seat, ScoreSheetLine
+from parties.models import Roll, Round, ScoreSheetLine, Seat
 from tests.parties.conftest import create_party
 
 pytestmark = pytest.mark.django_db

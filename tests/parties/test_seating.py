@@ -61,20 +61,17 @@ def test_a_swap_that_would_partner_two_ghosts_is_refused(host):
     party = create_party(host, names=TWELVE[:5])  # 2 tables, 3 ghosts
     before = layout(party)
     ghost_chairs = [chair for chair, name in before.items() if name.startswith("Ghost")]
-    # A real player whose partner is a ghost, swapped with a ghost at another chair.
-    for table, position in ghost_chairs:
-        partner_chair = (table, (position + 1) % 4 + 1)
-        other_ghost = next(c for c in ghost_chairs if c != (table, position) and c != partner_chair)
-        partner = party.players.get(name=before[partner_chair])
-        ghost = party.players.get(name=before[other_ghost])
-        response = host.post(
-            reverse("parties:swap", args=[party.id]),
-            {"player_a": partner.id, "player_b": ghost.id},
-            follow=True,
-        )
-        assert "a ghost needs a real partner" in response.content.decode()
-        assert layout(party) == before
-        break
+    # Move another ghost into the chair of the first ghost's (real) partner.
+    table, position = ghost_chairs[0]
+    partner = party.players.get(name=before[(table, (position + 1) % 4 + 1)])
+    other_ghost = party.players.get(name=before[ghost_chairs[1]])
+    response = host.post(
+        reverse("parties:swap", args=[party.id]),
+        {"player_a": partner.id, "player_b": other_ghost.id},
+        follow=True,
+    )
+    assert "a ghost needs a real partner" in response.content.decode()
+    assert layout(party) == before
 
 
 @pytest.mark.parametrize("data", [{}, {"player_a": "x", "player_b": "1"}, "same", "foreign"])
