@@ -1,22 +1,90 @@
 """The rules of Bunco as a pure core: options, scoring, table and round state, seating, prizes.
 
-No Django, I/O, randomness or clock lives here (the simulator in `scoring.simulate` owns its
-seeded dice).
+No Django, I/O, randomness or clock lives here; the simulator (`python -m scoring.simulate`)
+owns its seeded dice. Sides: in team play side 0 is seats 1+3 and side 1 seats 2+4; in
+individual play (`team_size=1`) each seat is its own side. Seats in the API are 1-based.
 
-Public API
-----------
-Rules and presets (`scoring.rules`):
-    Rules(...)                  frozen dataclass of every RULES.md option; `Rules()` is standard.
-                                Each field's metadata holds {"help": str, "choices": tuple}.
-                                Raises RulesError for wrong types, ranges or contradictions.
-    Rules.to_options() -> dict  JSON-ready (tuples as lists).
-    Rules.from_options(d) -> Rules   unknown keys raise RulesError; missing keys take defaults.
-    PRESETS: dict[str, Rules]   standard, wba, quick, short, boxed4, tournament.
-    PRESET_HELP: dict[str, str] one line a host reads about each preset.
-    PRIZE_CATEGORIES: tuple[str, ...]   the RULES.md section 9 keys, in order.
-    RulesError(ValueError)
+Rules (scoring.rules)
+    Rules(...)                      frozen; every RULES.md option is a field with a default
+                                    (`Rules()` is standard) and metadata {"help", "choices"}.
+                                    Wrong types, ranges or contradictions raise RulesError.
+    Rules.to_options() -> dict      JSON-ready; Rules.from_options(d) -> Rules (unknown keys
+                                    raise, missing keys take defaults, lists ok for prizes).
+    PRESETS, PRESET_HELP            name -> Rules, name -> one line for the host.
+    PRIZE_CATEGORIES                the section 9 keys, in order.
+
+One roll (scoring.roll)
+    score_roll(dice, target, rules=PRESETS["standard"], called=True) -> RollScore
+        RollScore(points, kind, keeps_turn, takes_fuzzy_die); kind is "bunco", "mini_bunco",
+        "points" or "miss". Bad dice or target raise InvalidRoll (a ValueError).
+
+A table's round (scoring.table): a pure fold over facts
+    Roll(dice: tuple, called=True)  a roll as a fact.   Bell()  the round ends from outside.
+    TableRound.start(seats, rules, target, *, head=False, ghosts=frozenset(), first_seat=1)
+    table.apply(fact) -> TableRound raises InvalidRoll or NotAllowed (a ValueError), e.g. a
+                                    roll after the table is done; table.check(fact) only checks.
+    table.bell_rung() -> TableRound the bell from outside: a turn under way is finished
+                                    (finish_turn_after_bell), else the table stops at once.
+    replay(seats, rules, target, facts, *, head, ghosts, first_seat) -> TableRound
+    Questions: turn_seat, roller (a ghost's partner on its turn), points (per side),
+    personal_points / buncos / mini_buncos (player -> n, ghosts left out), rang_bell,
+    finishing, rolloff_needed, rolloff (RollOff), done, winner (side), winners, losers,
+    rolls, last (Outcome: seat, roller, score, rang_bell, turn_passed, rolloff_total).
+
+A round across tables (scoring.round)
+    Round.start(seating, rules, target, *, ghosts=frozenset(), first_seats=None)
+    round.roll(table, Roll) -> Round    a roll that rings the bell rings it at every table.
+    round.ring_bell() -> Round          the host's bell or the clock (timed rounds).
+    round.apply((table, Roll) | Bell()); replay_round(seating, rules, target, facts, ...)
+    Questions: over, winners, bell, bell_table, last_bunco, fuzzy_die, tables.
+
+Seating (scoring.seating)
+    seat_players(players, rules, ghost_names=()) -> (seating, ghosts)   round 1.
+    next_seating(seating, winners, rules, ghosts=frozenset()) -> list[list[str]]
+
+The party (scoring.party) and prizes (scoring.prizes)
+    Progress(rules): bunco_set, round, target, state ("playing" | "break" | "over");
+        round_over(), resume(), end_early() -> Progress.   schedule(rules) -> [(set, round, target)]
+    ScoreSheet(marks, buncos, mini_buncos, points) with wins, losses;
+        record_round(sheets, done_table) -> dict[player, ScoreSheet]
+    award_prizes(sheets, rules, *, ghosts, last_bunco, fuzzy_die, categories=None)
+        -> {category: tuple of winners}; several winners = a tie to roll off.
+    settle_tie(totals) -> the players with the highest roll-off total.
 """
 
+from scoring.party import Progress, ScoreSheet, record_round, schedule
+from scoring.prizes import award_prizes, settle_tie
+from scoring.roll import InvalidRoll, RollScore, score_roll
+from scoring.round import Round, replay_round
 from scoring.rules import PRESET_HELP, PRESETS, PRIZE_CATEGORIES, Rules, RulesError
+from scoring.seating import SeatingError, next_seating, seat_players
+from scoring.table import Bell, NotAllowed, Outcome, Roll, RollOff, TableRound, replay
 
-__all__ = ["PRESETS", "PRESET_HELP", "PRIZE_CATEGORIES", "Rules", "RulesError"]
+__all__ = [
+    "PRESETS",
+    "PRESET_HELP",
+    "PRIZE_CATEGORIES",
+    "Bell",
+    "InvalidRoll",
+    "NotAllowed",
+    "Outcome",
+    "Progress",
+    "Roll",
+    "RollOff",
+    "RollScore",
+    "Round",
+    "Rules",
+    "RulesError",
+    "ScoreSheet",
+    "SeatingError",
+    "TableRound",
+    "award_prizes",
+    "next_seating",
+    "record_round",
+    "replay",
+    "replay_round",
+    "schedule",
+    "score_roll",
+    "seat_players",
+    "settle_tie",
+]
