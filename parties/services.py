@@ -96,9 +96,11 @@ def _seat_round(round_, tables, seating):
 
 def _first_round_for_seating(party):
     """Round 1 of set 1, locked, while its seating may still change (before it starts)."""
+    # Locked so a reseat and the start of round 1 cannot interleave.
     first = (
-        Round.objects.select_for_update()
+        Round.objects.select_for_update(of=("self",))
         .filter(party=party, bunco_set__number=1, number=1)
+        .order_by()
         .get()
     )
     if party.status != Party.Status.SETUP or first.status != Round.Status.WAITING:
@@ -151,9 +153,13 @@ def _as_scoring_seating(seats):
 @transaction.atomic
 def link_reissue(*, party: Party, link_id: int) -> AccessLink:
     """Revoke a link and make its replacement, for the same role and target."""
-    old = AccessLink.objects.select_for_update().filter(
-        party=party, pk=link_id, revoked_at__isnull=True
-    ).first()
+    # Locked so two quick taps on "New link" cannot both replace the same link.
+    old = (
+        AccessLink.objects.select_for_update(of=("self",))
+        .filter(party=party, pk=link_id, revoked_at__isnull=True)
+        .order_by()
+        .first()
+    )
     if old is None:
         raise PartyError("That link is not one of this party's live links.")
     access.revoke_now(old)
