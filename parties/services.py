@@ -8,8 +8,7 @@ from django.db.models import F
 
 from parties import access
 from parties.models import AccessLink, BuncoSet, Party, Player, Round, Seat, Table
-from scoring import Rules
-from scoring.opening import first_seating, ghosts_needed, seating_problem, tables_needed
+from scoring import Rules, SeatingError, check_seating, ghosts_needed, seat_players, tables_needed
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
 CODE_LENGTH = 6
@@ -83,7 +82,8 @@ def _first_seating(players, rules):
     by_key = {str(p.id): p for p in players}
     real = _shuffled(str(p.id) for p in players if not p.is_ghost)
     ghosts = _shuffled(str(p.id) for p in players if p.is_ghost)
-    return [[by_key[key] for key in table] for table in first_seating(real, ghosts, rules)]
+    seating, _ghosts = seat_players(real, rules, ghost_names=ghosts)
+    return [[by_key[key] for key in table] for table in seating]
 
 
 def _seat_round(round_, tables, seating):
@@ -131,9 +131,10 @@ def party_swap_players(*, party: Party, player_a: int, player_b: int) -> None:
     a, b = by_player[player_a], by_player[player_b]
     a.player, b.player = b.player, a.player
     seating, ghosts = _as_scoring_seating(seats)
-    problem = seating_problem(seating, ghosts, party.rules)
-    if problem:
-        raise PartyError(problem)
+    try:
+        check_seating(seating, party.rules, ghosts)
+    except SeatingError as error:
+        raise PartyError(f"That swap cannot be played: {error}.") from None
     # Both chairs are taken under a unique constraint, so clear them and seat the pair again.
     Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
     Seat.objects.bulk_create(

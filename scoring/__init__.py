@@ -41,6 +41,8 @@ A round across tables (scoring.round)
 Seating (scoring.seating)
     seat_players(players, rules, ghost_names=()) -> (seating, ghosts)   round 1.
     next_seating(seating, winners, rules, ghosts=frozenset()) -> list[list[str]]
+    check_seating(seating, rules, ghosts=frozenset())   raises SeatingError unless playable.
+    tables_needed(players) -> int; ghosts_needed(players, rules) -> int.
 
 The party (scoring.party) and prizes (scoring.prizes)
     Progress(rules): bunco_set, round, target, state ("playing" | "break" | "over");
@@ -57,7 +59,14 @@ from scoring.prizes import award_prizes, settle_tie
 from scoring.roll import InvalidRoll, RollScore, score_roll
 from scoring.round import Round, replay_round
 from scoring.rules import PRESET_HELP, PRESETS, PRIZE_CATEGORIES, Rules, RulesError
-from scoring.seating import SeatingError, next_seating, seat_players
+from scoring.seating import (
+    SeatingError,
+    check_seating,
+    ghosts_needed,
+    next_seating,
+    seat_players,
+    tables_needed,
+)
 from scoring.table import Bell, NotAllowed, Outcome, Roll, RollOff, TableRound, replay
 
 __all__ = [
@@ -80,6 +89,9 @@ __all__ = [
     "TableRound",
     "award_prizes",
     "next_seating",
+    "check_seating",
+    "ghosts_needed",
+    "tables_needed",
     "record_round",
     "replay",
     "replay_round",

@@ -15,6 +15,11 @@ def tables_needed(players: int) -> int:
     return -(-players // 4)
 
 
+def ghosts_needed(players: int, rules: Rules) -> int:
+    """Ghosts that fill the empty seats (section 6); individual play has none."""
+    return 0 if rules.team_size == 1 else 4 * tables_needed(players) - players
+
+
 def seat_players(
     players: Sequence[str], rules: Rules, ghost_names: Sequence[str] = ()
 ) -> tuple[list[list[str]], frozenset[str]]:
@@ -41,7 +46,7 @@ def seat_players(
         return seating, frozenset()
     if count < 2:
         raise SeatingError("team play needs at least 2 players (a ghost needs a real partner)")
-    missing = 4 * tables - count
+    missing = ghosts_needed(count, rules)
     names = list(ghost_names) or [f"G{i + 1}" for i in range(missing)]
     if len(names) < missing or set(names) & set(players):
         raise SeatingError(f"{missing} ghost ids are needed, distinct from the players")
@@ -112,25 +117,37 @@ def _sit(
     return [x[0], x[1], y[0], y[1]]
 
 
-def _check(
-    seating: Sequence[Sequence[str]], winners: Sequence[int], rules: Rules, ghosts: frozenset[str]
+def check_seating(
+    seating: Sequence[Sequence[str]], rules: Rules, ghosts: frozenset[str] = frozenset()
 ) -> None:
+    """Raise SeatingError, saying why, unless `seating` can be played under `rules`."""
     if not seating:
         raise SeatingError("there are no tables")
-    if len(winners) != len(seating):
-        raise SeatingError(f"{len(seating)} tables need {len(seating)} winners, not {len(winners)}")
     players = [p for t in seating for p in t]
     if len(set(players)) != len(players):
         raise SeatingError("a player is seated twice")
-    for number, (table, w) in enumerate(zip(seating, winners, strict=True), start=1):
+    for number, table in enumerate(seating, start=1):
         if rules.team_size == 1:
             if not 2 <= len(table) <= 4:
                 raise SeatingError(f"table {number} seats {len(table)}; individual play seats 2-4")
             continue
         if len(table) != 4:
             raise SeatingError(f"table {number} seats {len(table)} players, not 4")
-        if type(w) is not int or w not in (0, 1):
-            raise SeatingError(f"the winner at table {number} is 0 or 1, not {w!r}")
         for a, b in ((0, 2), (1, 3)):
             if table[a] in ghosts and table[b] in ghosts:
-                raise SeatingError(f"two ghosts are partners at table {number}")
+                raise SeatingError(
+                    f"two ghosts are partners at table {number}; a ghost needs a real partner"
+                )
+
+
+def _check(
+    seating: Sequence[Sequence[str]], winners: Sequence[int], rules: Rules, ghosts: frozenset[str]
+) -> None:
+    check_seating(seating, rules, ghosts)
+    if len(winners) != len(seating):
+        raise SeatingError(f"{len(seating)} tables need {len(seating)} winners, not {len(winners)}")
+    if rules.team_size == 1:
+        return
+    for number, w in enumerate(winners, start=1):
+        if type(w) is not int or w not in (0, 1):
+            raise SeatingError(f"the winner at table {number} is 0 or 1, not {w!r}")
