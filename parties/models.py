@@ -18,9 +18,11 @@ class Party(models.Model):
     preset = models.CharField(max_length=20)
     options = models.JSONField(help_text="scoring.Rules.to_options() of this party's rules")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
-    # Raised on every change that phones must see; pushes carry it so a gap means "refetch".
+    # Raised on every party-wide change phones must see; pushes carry it, so a gap means
+    # "refetch". A table's own updates carry that table's version instead.
     seq = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    paused_at = models.DateTimeField(null=True, blank=True, help_text="taps wait while paused")
 
     class Meta:
         verbose_name_plural = "parties"
@@ -102,6 +104,17 @@ class Round(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     bell_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="the clock, in timed rounds")
+    # Counts the round's facts (rolls, voids, bells): the key of the in-process state cache,
+    # bumped in the same transaction as the fact it counts.
+    version = models.PositiveIntegerField(default=0)
+    # Set when the round closes, from its facts: shown on phones and used for the prizes.
+    last_bunco = models.ForeignKey(
+        "Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    fuzzy_die = models.ForeignKey(
+        "Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["party", "bunco_set__number", "number"]
@@ -200,6 +213,24 @@ class Roll(models.Model):
     def dice(self):
         faces = (self.die1, self.die2, self.die3, self.die4)
         return tuple(face for face in faces if face is not None)
+
+
+class RoundBell(models.Model):
+    """The bell rung from outside the tables (the host, or the clock) after a given roll."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="bells")
+    after_roll_id = models.PositiveBigIntegerField(default=0, help_text="the last roll before it")
+    rung_by = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # The round's bell rings once; a second press changes nothing.
+            models.UniqueConstraint(fields=["round"], name="one_outside_bell_per_round"),
+        ]
+
+    def __str__(self):
+        return f"Bell for {self.round} by {self.rung_by}"
 
 
 class ScoreSheetLine(models.Model):

@@ -1,3 +1,9 @@
-"""Websocket routes; the live-play consumers are added with live play."""
+"""Websocket routes."""
 
-websocket_urlpatterns = []
+from django.urls import path
+
+from parties.consumers import PartyConsumer
+
+websocket_urlpatterns = [
+    path("ws/parties/<int:party_id>/", PartyConsumer.as_asgi()),
+]

@@ -184,3 +184,118 @@ def score_sheet(player) -> ScoreSheet:
             for line in lines
         ]
     )
+
+
+def live_round(party, round_):
+    """The live state of a round in play, or None before it starts and after it closes."""
+    from parties import state
+
+    if round_ is None or round_.status != Round.Status.PLAYING:
+        return None
+    if party.status == party.Status.FINISHED:
+        return None  # ended early: the round in play no longer counts
+    return state.load(round_, party.rules)
+
+
+def live_tables(party, round_, numbers=None):
+    """The `table-N` fragment contexts of the round in play (all tables, or `numbers`)."""
+    from parties import live
+
+    state_ = live_round(party, round_)
+    if state_ is None:
+        return []
+    names = live.names_of(party)
+    count = len(state_.seating)
+    return [
+        live.table_context(
+            party=party, round_=round_, live=state_, number=n, names=names, seq=party.seq
+        )
+        for n in (numbers or range(1, count + 1))
+        if 1 <= n <= count
+    ]
+
+
+def fuzzy_die_holder(party):
+    """Who holds the traveling die now: this round's taker, else the last closed round's."""
+    from parties.models import Player
+
+    round_ = current_round(party)
+    state_ = live_round(party, round_)
+    if state_ is not None and state_.state.fuzzy_die:
+        return Player.objects.filter(pk=int(state_.state.fuzzy_die)).first()
+    closed = Round.objects.filter(party=party, status=Round.Status.CLOSED, fuzzy_die__isnull=False)
+    last = closed.order_by("-closed_at").select_related("fuzzy_die").first()
+    return last.fuzzy_die if last else None
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    player_id: int
+    name: str
+    sheet: object  # scoring.ScoreSheet
+
+
+def party_results(party):
+    """Every real player's totals for the night, and the prizes the host chose."""
+    from scoring import ScoreSheet as RulesSheet
+    from scoring import award_prizes
+
+    players = list(party.players.filter(is_ghost=False))
+    marks = {p.id: [] for p in players}
+    totals = {p.id: [0, 0, 0] for p in players}
+    lines = ScoreSheetLine.objects.filter(player__party=party).order_by(
+        "round__bunco_set__number", "round__number"
+    )
+    for line in lines:
+        marks[line.player_id].append("W" if line.won else "L")
+        total = totals[line.player_id]
+        total[0] += line.buncos
+        total[1] += line.mini_buncos
+        total[2] += line.points
+    sheets = {
+        str(p.id): RulesSheet(tuple(marks[p.id]), *totals[p.id]) for p in players
+    }
+    closed = Round.objects.filter(party=party, status=Round.Status.CLOSED).order_by("-closed_at")
+    last_bunco = closed.filter(last_bunco__isnull=False).values_list("last_bunco_id", flat=True)
+    holder = fuzzy_die_holder(party)
+    prizes = award_prizes(
+        sheets,
+        party.rules,
+        last_bunco=str(last_bunco.first()) if last_bunco.first() else None,
+        fuzzy_die=str(holder.id) if holder else None,
+    )
+    names = {str(p.id): p.name for p in players}
+    rows = sorted(
+        (ResultRow(p.id, p.name, sheets[str(p.id)]) for p in players),
+        key=lambda row: (-row.sheet.wins, -row.sheet.points, row.name),
+    )
+    prize_rows = [
+        (category.replace("_", " ").capitalize(), [names[w] for w in winners])
+        for category, winners in prizes.items()
+    ]
+    return rows, prize_rows
+
+
+@dataclass(frozen=True)
+class RollRow:
+    id: int
+    table_number: int
+    roller: str
+    dice: tuple
+    called: bool
+    phase: str
+    voided: bool
+    entered_by: str
+    created_at: object
+
+
+def round_rolls(round_):
+    """Every roll of a round, newest first, voided ones too (a correction keeps the history)."""
+    from parties.models import Roll
+
+    rolls = Roll.objects.filter(round=round_).select_related("table", "roller").order_by("-id")
+    return [
+        RollRow(r.id, r.table.number, r.roller.name, r.dice, r.called, r.phase,
+                r.voided_by_id is not None, r.entered_by, r.created_at)
+        for r in rolls
+    ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from parties import views
+from parties import play_views, views
 
 app_name = "parties"
 urlpatterns = [
@@ -23,4 +23,18 @@ urlpatterns = [
     path("parties/<int:party_id>/host/cards/", views.table_cards, name="table_cards"),
     path("parties/<int:party_id>/table/<int:number>/", views.table, name="table"),
     path("parties/<int:party_id>/players/<int:player_id>/", views.player, name="player"),
+    path("parties/<int:party_id>/results/", views.results, name="results"),
+    path("parties/<int:party_id>/table/<int:number>/rolls/", play_views.roll_create, name="roll"),
+    path("parties/<int:party_id>/table/<int:number>/undo/", play_views.roll_undo, name="undo"),
+    path("parties/<int:party_id>/start/", play_views.round_start, name="start"),
+    path("parties/<int:party_id>/clock/", play_views.clock_out, name="clock"),
+    path("parties/<int:party_id>/host/bell/", play_views.bell_ring, name="bell"),
+    path("parties/<int:party_id>/host/pause/", play_views.party_pause, name="pause"),
+    path("parties/<int:party_id>/host/resume/", play_views.party_resume, name="resume"),
+    path("parties/<int:party_id>/host/end/", play_views.party_end, name="end"),
+    path(
+        "parties/<int:party_id>/host/rolls/<int:roll_id>/void/",
+        play_views.roll_void,
+        name="void",
+    ),
 ]

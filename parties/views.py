@@ -1,10 +1,13 @@
 """Views: each opens with its access guard, calls one service or selector, and renders."""
 
+import uuid
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -12,6 +15,7 @@ from parties import access, selectors, services
 from parties.forms import PartyCreateForm, preset_initial, rules_summary
 from parties.models import AccessLink, Party, Player
 from scoring import PRESETS
+from scoring.quick import mini_face_matters, quick_outcomes
 
 
 @require_GET
@@ -85,13 +89,16 @@ def _host_context(request, party):
         and round_.number == 1
         and round_.bunco_set.number == 1
         and round_.status == round_.Status.WAITING,
+        "table_numbers": ",".join(str(n) for n in party.tables.values_list("number", flat=True)),
+        "live_html": _live_html(party, round_, None),
+        "rolls": selectors.round_rolls(round_) if round_.status != round_.Status.WAITING else [],
     }
 
 
 @require_GET
 def host(request, party_id):
     party, _access = access.require_host(request, party_id)
-    return render(request, "parties/host.html", _host_context(request, party))
+    return _page(request, "parties/host.html", _host_context(request, party))
 
 
 def _host_change(request, party_id, change):
@@ -102,10 +109,10 @@ def _host_change(request, party_id, change):
         messages.error(request, str(error))
         if request.htmx:
             context = _host_context(request, party)
-            return render(request, "parties/host.html#seating", context, status=400)
+            return render(request, "parties/_host_seating.html", context, status=400)
         return redirect("parties:host", party_id=party.id)
     if request.htmx:
-        return render(request, "parties/host.html#seating", _host_context(request, party))
+        return render(request, "parties/_host_seating.html", _host_context(request, party))
     return redirect(reverse("parties:host", args=[party.id]) + "#seating")
 
 
@@ -148,6 +155,28 @@ def table_cards(request, party_id):
     return render(request, "parties/table_cards.html", {"party": party, "links": links})
 
 
+QUICK_LABELS = {
+    "miss": "Nothing",
+    "one": "1 point",
+    "two": "2 points",
+    "three": "3 points",
+    "mini": "Mini Bunco",
+    "bunco": "BUNCO!",
+}
+
+
+def _page(request, template, context):
+    """The page, or only its live region for htmx (a resync after a push or a reconnect)."""
+    return render(request, f"{template}#live" if request.htmx else template, context)
+
+
+def _live_html(party, round_, numbers):
+    return [
+        render_to_string("parties/_live_table.html", context)
+        for context in selectors.live_tables(party, round_, numbers)
+    ]
+
+
 @require_GET
 def table(request, party_id, number):
     party, access_ = access.require(request, party_id, lambda a: a.can_score(number))
@@ -155,10 +184,26 @@ def table(request, party_id, number):
     tables = {t.number: t for t in selectors.seating(round_)}
     if number not in tables:
         return render(request, "parties/link_invalid.html", status=404)
-    return render(
+    rules = party.rules
+    live_html = _live_html(party, round_, [number])
+    return _page(
         request,
         "parties/table.html",
-        {"party": party, "round": round_, "table": tables[number], "rules": party.rules},
+        {
+            "party": party,
+            "round": round_,
+            "table": tables[number],
+            "number": number,
+            "rules": rules,
+            "live_html": live_html[0] if live_html else "",
+            "quick": [(key, QUICK_LABELS[key]) for key in quick_outcomes(rules)],
+            "mini_faces": [f for f in range(1, 7) if f != round_.target],
+            "mini_face_matters": mini_face_matters(rules),
+            "faces": range(1, 7),
+            "tap_id": uuid.uuid4(),
+            "can_start": round_.status == round_.Status.WAITING and access_.can_score(1),
+            "fuzzy_die": selectors.fuzzy_die_holder(party) if rules.traveling != "off" else None,
+        },
     )
 
 
@@ -187,7 +232,8 @@ def player(request, party_id, player_id):
     player = get_object_or_404(Player, party=party, pk=player_id, is_ghost=False)
     round_ = selectors.current_round(party)
     place = selectors.seat_of(round_, player.id)
-    return render(
+    live_html = _live_html(party, round_, [place[0]]) if place else []
+    return _page(
         request,
         "parties/player.html",
         {
@@ -197,7 +243,22 @@ def player(request, party_id, player_id):
             "place": place,
             "sheet": selectors.score_sheet(player),
             "own": player.id in access_.player_ids,
+            "live_html": live_html[0] if live_html else "",
+            "fuzzy_die": selectors.fuzzy_die_holder(party)
+            if party.rules.traveling != "off"
+            else None,
         },
+    )
+
+
+@require_GET
+def results(request, party_id):
+    party, access_ = access.require_any(request, party_id)
+    rows, prizes = selectors.party_results(party)
+    return render(
+        request,
+        "parties/results.html",
+        {"party": party, "rows": rows, "prizes": prizes, "access": access_},
     )
 
 

@@ -39,7 +39,7 @@ def test_a_host_sets_up_a_twelve_player_party_and_hands_out_links(chromium, serv
 
     expect(host.locator(".table-card")).to_have_count(3)
     expect(host.locator(".seat")).to_have_count(12)
-    expect(host.locator("#table-1 .badge.head")).to_have_text("head table")
+    expect(host.locator("#seats-1 .badge.head")).to_have_text("head table")
     expect(host.locator(".badge.ghost")).to_have_count(0)
     code = host.locator("#party-code").inner_text()
     assert re.fullmatch(r"[A-Z2-9]{6}", code)

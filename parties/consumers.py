@@ -1,0 +1,56 @@
+"""The websocket: it only pushes. A phone joins its party's group and the groups of the
+tables it shows; writes travel over HTTP."""
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from parties import access
+from parties.announce import party_group, table_group
+from parties.models import Party
+
+
+@database_sync_to_async
+def _access(session, party_id):
+    party = Party.objects.filter(pk=party_id).first()
+    if party is None:
+        return None, 0
+    return access.access_for(session, party), party.tables.count()
+
+
+class PartyConsumer(AsyncWebsocketConsumer):
+    """Async, so fan-out touches no ORM and no per-event connection clean-up: each push is the
+    same pre-rendered text for every phone, sent as is."""
+
+    async def connect(self):
+        party_id = self.scope["url_route"]["kwargs"]["party_id"]
+        grant, table_count = await _access(self.scope["session"], party_id)
+        if grant is None or not grant.any:
+            await self.close(code=4403)
+            return
+        self.groups = [party_group(party_id)] + [
+            table_group(party_id, n) for n in self._tables(table_count)
+        ]
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+
+    def _tables(self, table_count):
+        # Anyone at the party may watch any table: scores are public at a Bunco party.
+        query = self.scope.get("query_string", b"").decode()
+        wanted = set()
+        for part in query.split("&"):
+            key, _, value = part.partition("=")
+            if key == "tables":
+                wanted |= {int(n) for n in value.split(",") if n.isdigit()}
+        return sorted(n for n in wanted if 1 <= n <= table_count)
+
+    async def disconnect(self, code):
+        for group in getattr(self, "groups", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data == "ping":  # the phone's heartbeat: a dead socket shows as a missing pong
+            await self.send(text_data="pong")
+
+    async def push(self, event):
+        await self.send(text_data=event["text"])

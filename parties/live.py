@@ -1,0 +1,104 @@
+"""What a live table shows, built once from the round's state and rendered as one fragment
+for every phone: the scorekeeper's, the players' at that table, and the host's dashboard."""
+
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+
+from parties.models import Player
+
+PHASE_LABELS = {
+    "playing": "Rolling",
+    "finishing": "Bell! Finish your turn",
+    "rolloff": "Tie: roll-off",
+    "done": "Table done",
+}
+KIND_LABELS = {
+    "bunco": "BUNCO!",
+    "mini_bunco": "Mini Bunco",
+    "points": "points",
+    "miss": "nothing",
+    "rolloff_total": "roll-off total",
+}
+
+
+@dataclass(frozen=True)
+class SideView:
+    index: int
+    names: tuple
+    points: int
+    won: bool
+    rolloff_score: int | None
+
+
+def names_of(party):
+    return {
+        str(pid): (name, ghost)
+        for pid, name, ghost in Player.objects.filter(party=party).values_list(
+            "id", "name", "is_ghost"
+        )
+    }
+
+
+def table_context(*, party, round_, live, number, names, seq):
+    """Everything the `table-N` fragment shows, from the live state (no queries)."""
+    table = live.table(number)
+    extras = live.extras[number - 1]
+    team_play = table.rules.team_size == 2
+    side_count = len(table.points)
+    rolloff = table.rolloff
+    sides = []
+    for side in range(side_count):
+        seat_indexes = (side, side + 2) if team_play else (side,)
+        sides.append(
+            SideView(
+                index=side,
+                names=tuple(names[table.seats[i]][0] for i in seat_indexes),
+                points=table.points[side],
+                won=table.winner == side,
+                rolloff_score=(
+                    rolloff.scores[side] if rolloff and side in rolloff.sides else None
+                ),
+            )
+        )
+    turn_seat = table.turn_seat
+    turn_player = names[table.seats[turn_seat - 1]] if turn_seat else None
+    roller = table.roller
+    phase = table.phase
+    if phase == "playing" and live.state.bell:
+        phase = "finishing"  # the bell rang and the table stops once this turn ends
+    return {
+        "party_id": party.id,
+        "round_id": round_.id,
+        "set_number": round_.bunco_set.number,
+        "round_number": round_.number,
+        "number": number,
+        "is_head": number == 1,
+        "target": table.target,
+        "dice_count": table.rules.dice,
+        "team_play": team_play,
+        "sides": sides,
+        "phase": phase,
+        "phase_label": PHASE_LABELS[phase],
+        "round_bell": live.state.bell,
+        "rolloff_kind": table.rules.tie_break if phase == "rolloff" else "",
+        "rolloff_circuit": rolloff.circuit if rolloff else 0,
+        "turn_seat": turn_seat,
+        "turn_name": turn_player[0] if turn_player else "",
+        "turn_is_ghost": bool(turn_player and turn_player[1]),
+        "roller_id": roller or "",
+        "roller_name": names[roller][0] if roller else "",
+        "turn_points": extras.turn_points,
+        "last_dice": extras.last_dice,
+        "last_points": extras.last_points,
+        "last_kind": KIND_LABELS.get(extras.last_kind, ""),
+        "last_roller": names[extras.last_roller][0] if extras.last_roller else "",
+        "can_undo": bool(extras.live_rolls),
+        "version": extras.version,
+        "seq": seq,
+        "fuzzy_die": names[live.state.fuzzy_die][0] if live.state.fuzzy_die else "",
+    }
+
+
+def render_table(**kwargs):
+    return render_to_string("parties/_live_table.html", table_context(**kwargs))

@@ -1,0 +1,370 @@
+"""Live-play writes: start a round, record or undo a roll, ring the bell, close the round.
+
+Every write follows one path: lock the round row, load its live state, ask scoring/ what the
+fact does, save the fact, and announce after commit. The round row lock serialises the writes
+of one round, so the bell rings once and the round closes and rotates once, even when the
+last rolls of several tables arrive together.
+"""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from parties import announce, state
+from parties.models import (
+    BuncoSet,
+    Correction,
+    Party,
+    Player,
+    Roll,
+    Round,
+    RoundBell,
+    ScoreSheetLine,
+    Seat,
+    Table,
+)
+from parties.services import PartyError
+from scoring import InvalidRoll, NotAllowed, Progress, next_seating
+from scoring import Roll as RollFact
+from scoring.quick import call_needed
+
+
+@dataclass(frozen=True)
+class TapResult:
+    """What became of a tap: saved, a retry of one already saved, or a question to ask first."""
+
+    status: str  # "saved" | "duplicate" | "ask_call"
+    table_version: int
+    seq: int
+    ask: str = ""  # "bunco" or "mini_bunco" when status is "ask_call"
+
+
+def _locked_round(party, *, statuses=(Round.Status.PLAYING,)):
+    # The lock that makes one round's writes happen one at a time (see the module docstring).
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("bunco_set")
+        .filter(party=party, status__in=statuses)
+        .order_by("bunco_set__number", "number")
+        .first()
+    )
+    return round_
+
+
+def _playing_round(party):
+    party.refresh_from_db(fields=["status", "paused_at", "seq"])
+    round_ = _locked_round(party)
+    if party.status == Party.Status.FINISHED:
+        raise PartyError("The party is over.")
+    if round_ is None:
+        if party.status == Party.Status.BREAK:
+            raise PartyError("The party is on a break; the host resumes it.")
+        raise PartyError("The round has not started yet: the host or the head table starts it.")
+    if party.paused_at:
+        raise PartyError("The host has paused the game; wait for the host to resume it.")
+    return round_
+
+
+def _bump_round(round_, **fields):
+    round_.version += 1
+    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1, **fields)
+    for name, value in fields.items():
+        setattr(round_, name, value)
+
+
+def _bump_party(party):
+    Party.objects.filter(pk=party.pk).update(seq=F("seq") + 1)
+    party.seq += 1
+
+
+def _clock(party, round_, live, rules, now):
+    """Timed rounds: once the clock has run out, the bell rings before anything else."""
+    if rules.round_end != "timed" or live.state.bell or round_.ends_at is None:
+        return live
+    if now < round_.ends_at:
+        return live
+    return _ring(party, round_, live, "clock", now)
+
+
+def _ring(party, round_, live, by, now):
+    last_roll = Roll.objects.filter(round=round_).aggregate(last=Max("id"))["last"] or 0
+    RoundBell.objects.create(round=round_, after_roll_id=last_roll, rung_by=by)
+    _bump_round(round_, bell_at=now)
+    live = live.apply_bell(round_.version)
+    _bump_party(party)
+    announce.on_commit_bell(party, round_, by)
+    return live
+
+
+@transaction.atomic
+def round_start(*, party: Party, by: str) -> Round:
+    """Ring the bell to start the waiting round (the host, or the head table)."""
+    party.refresh_from_db(fields=["status", "paused_at", "seq"])
+    if party.status in (Party.Status.BREAK, Party.Status.FINISHED):
+        raise PartyError(
+            "The party is on a break; resume it first."
+            if party.status == Party.Status.BREAK
+            else "The party is over."
+        )
+    round_ = _locked_round(party, statuses=(Round.Status.WAITING, Round.Status.PLAYING))
+    if round_ is None or round_.status == Round.Status.PLAYING:
+        raise PartyError("This round has already started.")
+    now = timezone.now()
+    rules = party.rules
+    ends_at = now + timedelta(minutes=rules.round_minutes) if rules.round_end == "timed" else None
+    Round.objects.filter(pk=round_.pk).update(
+        status=Round.Status.PLAYING, started_at=now, ends_at=ends_at
+    )
+    Party.objects.filter(pk=party.pk).update(status=Party.Status.PLAYING)
+    _bump_party(party)
+    announce.on_commit_round(party, "started")
+    return round_
+
+
+@transaction.atomic
+def roll_record(
+    *,
+    party: Party,
+    table_number: int,
+    tap_id,
+    dice: tuple,
+    called: bool | None,
+    seen: int,
+    by: str,
+) -> TapResult:
+    """Record one roll at a table; a retried tap (same tap id) is the same fact, not a new one."""
+    earlier = Roll.objects.filter(tap_id=tap_id).select_related("table", "round").first()
+    if earlier is not None:
+        if earlier.table.party_id != party.id or earlier.table.number != table_number:
+            raise PartyError("That tap id belongs to another table.")
+        live = state.load(earlier.round, party.rules) if earlier.round.status != "closed" else None
+        version = live.extras[table_number - 1].version if live else 0
+        return TapResult("duplicate", version, party.seq)
+
+    round_ = _playing_round(party)
+    rules = party.rules
+    live = state.load(round_, rules)
+    if not 1 <= table_number <= len(live.seating):
+        raise PartyError(f"There is no table {table_number}.")
+    now = timezone.now()
+    live = _clock(party, round_, live, rules, now)
+    table = live.table(table_number)
+    extras = live.extras[table_number - 1]
+    if table.done:
+        raise PartyError("This table's round is over; no more rolls.")
+    if seen != extras.version:
+        raise StaleTap(extras.version)
+    fact = RollFact(tuple(dice), True if called is None else called)
+    try:
+        table.check(fact)
+        if called is None and (kind := call_needed(table, fact.dice)):
+            return TapResult("ask_call", extras.version, party.seq, ask=kind)
+    except (InvalidRoll, NotAllowed) as error:
+        raise PartyError(str(error)) from None
+
+    roller_id = int(table.roller)
+    phase = Roll.Phase.ROLLOFF if table.rolloff_needed else Roll.Phase.PLAY
+    faces = list(fact.dice) + [None] * (4 - len(fact.dice))
+    roll = Roll.objects.create(
+        round=round_,
+        table=Table.objects.get(party=party, number=table_number),
+        roller_id=roller_id,
+        phase=phase,
+        die1=faces[0],
+        die2=faces[1],
+        die3=faces[2],
+        die4=faces[3],
+        called=fact.called,
+        tap_id=tap_id,
+        entered_by=by,
+    )
+    rang_before = live.state.bell
+    _bump_round(round_)
+    live = live.apply_roll(table_number, roll.id, fact, round_.version)
+    if live.state.bell and not rang_before:
+        Round.objects.filter(pk=round_.pk).update(bell_at=now)
+        _bump_party(party)
+        announce.on_commit_bell(party, round_, f"table {live.state.bell_table}")
+        for number in range(1, len(live.seating) + 1):  # every table now finishes its turn
+            announce.on_commit_table(party, round_, live, number)
+    else:
+        announce.on_commit_table(party, round_, live, table_number)
+    if live.state.over:
+        _close(party, round_, live, rules, now)
+    else:
+        transaction.on_commit(lambda: state.remember(live))
+    return TapResult("saved", live.extras[table_number - 1].version, party.seq)
+
+
+class StaleTap(PartyError):
+    """The phone entered a roll on a table state another phone has since changed."""
+
+    def __init__(self, version):
+        super().__init__(
+            "Another phone changed this table first; check the score and enter the roll again "
+            "if it is still missing."
+        )
+        self.version = version
+
+
+@transaction.atomic
+def roll_undo(*, party: Party, table_number: int, seen: int, by: str) -> int:
+    """Void the table's last roll this round (the scorekeeper's undo). Returns the new version."""
+    round_ = _playing_round(party)
+    live = state.load(round_, party.rules)
+    if not 1 <= table_number <= len(live.seating):
+        raise PartyError(f"There is no table {table_number}.")
+    extras = live.extras[table_number - 1]
+    if seen != extras.version:
+        raise StaleTap(extras.version)
+    if not extras.live_rolls:
+        raise PartyError("There is no roll to undo at this table this round.")
+    return _void(party, round_, extras.live_rolls[-1], by, "undo")
+
+
+@transaction.atomic
+def roll_void(*, party: Party, roll_id: int, by: str, note: str = "") -> int:
+    """The host voids any roll of the round in play; the numbers recompute from the facts."""
+    round_ = _playing_round(party)
+    roll = Roll.objects.filter(pk=roll_id, round=round_, voided_by__isnull=True).first()
+    if roll is None:
+        raise PartyError("That roll is not a live roll of the round in play.")
+    return _void(party, round_, roll.id, by, note or "voided by the host")
+
+
+def _void(party, round_, roll_id, by, note):
+    correction = Correction.objects.create(party=party, made_by=by, note=note)
+    roll = Roll.objects.select_related("table").get(pk=roll_id)
+    Roll.objects.filter(pk=roll_id).update(voided_by=correction)
+    _bump_round(round_)
+    live = state.load(round_, party.rules)  # a void changes history: replay from the facts
+    if not live.state.bell and round_.bell_at:
+        Round.objects.filter(pk=round_.pk).update(bell_at=None)
+    _bump_party(party)  # the bell, or a table's result, may have been undone
+    announce.on_commit_table(party, round_, live, roll.table.number)
+    announce.on_commit_round(party, "corrected")
+    if live.state.over:
+        _close(party, round_, live, party.rules, timezone.now())
+    return live.extras[roll.table.number - 1].version
+
+
+@transaction.atomic
+def bell_ring(*, party: Party, by: str) -> None:
+    """The bell from outside the tables: the host by hand, or the clock in a timed round."""
+    round_ = _playing_round(party)
+    rules = party.rules
+    live = state.load(round_, rules)
+    now = timezone.now()
+    if by == "clock":
+        if rules.round_end != "timed" or round_.ends_at is None or now < round_.ends_at:
+            raise PartyError("The clock has not run out yet.")
+    if live.state.bell:
+        return  # it has rung already; a second press changes nothing
+    live = _ring(party, round_, live, by, now)
+    for number in range(1, len(live.seating) + 1):
+        announce.on_commit_table(party, round_, live, number)
+    if live.state.over:
+        _close(party, round_, live, rules, now)
+    else:
+        transaction.on_commit(lambda: state.remember(live))
+
+
+def _close(party, round_, live, rules, now):
+    """Every table is done: mark the sheets, seat the next round, or end the night. Runs once,
+    inside the write that finished the last table, under the round's lock."""
+    players = {str(p.id): p for p in Player.objects.filter(party=party)}
+    tables = {t.number: t for t in Table.objects.filter(party=party)}
+    lines = []
+    for number, table in enumerate(live.state.tables, start=1):
+        won = set(table.winners)
+        points, buncos, minis = table.personal_points, table.buncos, table.mini_buncos
+        for player_id in table.seats:
+            if players[player_id].is_ghost:
+                continue  # a ghost gets no score sheet
+            lines.append(
+                ScoreSheetLine(
+                    player=players[player_id],
+                    round=round_,
+                    table=tables[number],
+                    won=player_id in won,
+                    points=points.get(player_id, 0),
+                    buncos=buncos.get(player_id, 0),
+                    mini_buncos=minis.get(player_id, 0),
+                )
+            )
+    ScoreSheetLine.objects.bulk_create(lines)
+    previous_holder = (
+        Round.objects.filter(party=party, status=Round.Status.CLOSED, fuzzy_die__isnull=False)
+        .order_by("-closed_at")
+        .values_list("fuzzy_die_id", flat=True)
+        .first()
+    )
+    Round.objects.filter(pk=round_.pk).update(
+        status=Round.Status.CLOSED,
+        closed_at=now,
+        last_bunco=players.get(live.state.last_bunco),
+        fuzzy_die_id=int(live.state.fuzzy_die) if live.state.fuzzy_die else previous_holder,
+    )
+    progress = Progress(rules, bunco_set=round_.bunco_set.number, round=round_.number)
+    following = progress.round_over()
+    if following.state == "over":
+        Party.objects.filter(pk=party.pk).update(status=Party.Status.FINISHED)
+    else:
+        seating = next_seating(
+            [list(t) for t in live.seating], list(live.state.winners), rules, live.ghosts
+        )
+        bunco_set = BuncoSet.objects.get(party=party, number=following.bunco_set)
+        nxt = Round.objects.create(
+            party=party, bunco_set=bunco_set, number=following.round, target=following.target
+        )
+        Seat.objects.bulk_create(
+            Seat(round=nxt, table=tables[number], player=players[pid], position=position)
+            for number, seated in enumerate(seating, start=1)
+            for position, pid in enumerate(seated, start=1)
+        )
+        if following.state == "break":
+            Party.objects.filter(pk=party.pk).update(status=Party.Status.BREAK)
+    _bump_party(party)
+    announce.on_commit_round(party, "closed")
+
+
+@transaction.atomic
+def party_pause(*, party: Party) -> None:
+    party.refresh_from_db(fields=["paused_at", "status", "seq"])
+    if party.paused_at or party.status != Party.Status.PLAYING:
+        raise PartyError("Only a party in play can be paused.")
+    Party.objects.filter(pk=party.pk).update(paused_at=timezone.now())
+    _bump_party(party)
+    announce.on_commit_round(party, "paused")
+
+
+@transaction.atomic
+def party_resume(*, party: Party) -> None:
+    """Resume after a pause (the clock of a timed round gets the paused time back) or a break."""
+    party.refresh_from_db(fields=["paused_at", "status", "seq"])
+    if party.paused_at:
+        paused_for = timezone.now() - party.paused_at
+        Round.objects.filter(
+            party=party, status=Round.Status.PLAYING, ends_at__isnull=False
+        ).update(ends_at=F("ends_at") + paused_for)
+        Party.objects.filter(pk=party.pk).update(paused_at=None)
+    elif party.status == Party.Status.BREAK:
+        Party.objects.filter(pk=party.pk).update(status=Party.Status.PLAYING)
+    else:
+        raise PartyError("The party is neither paused nor on a break.")
+    _bump_party(party)
+    announce.on_commit_round(party, "resumed")
+
+
+@transaction.atomic
+def party_end(*, party: Party) -> None:
+    """End the night early. A round in play marks no sheet, but its rolls are kept."""
+    party.refresh_from_db(fields=["status", "seq"])
+    if party.status == Party.Status.FINISHED:
+        raise PartyError("The party is already over.")
+    Party.objects.filter(pk=party.pk).update(status=Party.Status.FINISHED, paused_at=None)
+    _bump_party(party)
+    announce.on_commit_round(party, "ended")

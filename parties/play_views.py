@@ -1,0 +1,177 @@
+"""Live-play endpoints: each opens with its access guard, calls one service, and answers.
+
+Taps come from the phone's outbox as fetch() calls wanting JSON; the same forms also work
+as plain posts without JavaScript (then the answer is a redirect back to the page).
+"""
+
+import uuid
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from parties import access, play, selectors
+from parties.services import PartyError
+from scoring import InvalidRoll
+from scoring.quick import quick_dice
+
+
+def _wants_json(request):
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _answer(request, back, payload, status=200):
+    if _wants_json(request):
+        return JsonResponse(payload, status=status)
+    if status >= 400 or payload.get("status") == "ask_call":
+        messages.error(request, payload.get("message") or "Did they call it? Enter it again.")
+    return redirect(back)
+
+
+def _int(value, what):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise PartyError(f"The {what} is missing or not a number.") from None
+
+
+def _dice_from(request, party, round_):
+    outcome = request.POST.get("outcome", "")
+    if outcome:
+        face = request.POST.get("face")
+        return quick_dice(outcome, round_.target, party.rules, _int(face, "face") if face else None)
+    faces = [f for f in request.POST.get("dice", "").replace(" ", "").split(",") if f]
+    if not faces:
+        raise PartyError("Tap the dice, or one of the quick buttons.")
+    return tuple(_int(f, "die") for f in faces)
+
+
+CALLED = {"yes": True, "no": False, "": None}
+
+
+@require_POST
+def roll_create(request, party_id, number):
+    party, grant = access.require(request, party_id, lambda a: a.can_score(number))
+    back = reverse("parties:table", args=[party.id, number])
+    try:
+        tap_id = uuid.UUID(request.POST.get("tap_id", ""))
+    except ValueError:
+        return _answer(request, back, {"status": "refused", "message": "The tap has no id."}, 400)
+    try:
+        round_ = selectors.current_round(party)
+        dice = _dice_from(request, party, round_)
+        called = CALLED.get(request.POST.get("called", ""))
+        result = play.roll_record(
+            party=party, table_number=number, tap_id=tap_id, dice=dice, called=called,
+            seen=_int(request.POST.get("seen"), "table version"), by=grant.role_label,
+        )
+    except play.StaleTap as stale:
+        payload = {"status": "stale", "message": str(stale), "version": stale.version}
+        return _answer(request, back, payload, 409)
+    except (PartyError, InvalidRoll) as error:
+        return _answer(request, back, {"status": "refused", "message": str(error)}, 400)
+    payload = {"status": result.status, "version": result.table_version, "seq": result.seq}
+    if result.ask:
+        payload["ask"] = result.ask
+    return _answer(request, back, payload)
+
+
+@require_POST
+def roll_undo(request, party_id, number):
+    party, grant = access.require(request, party_id, lambda a: a.can_score(number))
+    back = reverse("parties:table", args=[party.id, number])
+    try:
+        version = play.roll_undo(
+            party=party, table_number=number,
+            seen=_int(request.POST.get("seen"), "table version"), by=grant.role_label,
+        )
+    except play.StaleTap as stale:
+        payload = {"status": "stale", "message": str(stale), "version": stale.version}
+        return _answer(request, back, payload, 409)
+    except PartyError as error:
+        return _answer(request, back, {"status": "refused", "message": str(error)}, 400)
+    return _answer(request, back, {"status": "undone", "version": version})
+
+
+def _page_for(request, party, grant):
+    if grant.host:
+        return reverse("parties:host", args=[party.id])
+    if grant.table_numbers:
+        return reverse("parties:table", args=[party.id, min(grant.table_numbers)])
+    return reverse("parties:party", args=[party.id])
+
+
+def _party_action(request, party, grant, action, done_message):
+    back = request.POST.get("next") or _page_for(request, party, grant)
+    if not back.startswith("/"):
+        back = _page_for(request, party, grant)
+    try:
+        action()
+    except PartyError as error:
+        return _answer(request, back, {"status": "refused", "message": str(error)}, 400)
+    if not _wants_json(request):
+        messages.success(request, done_message)
+    return _answer(request, back, {"status": "ok"})
+
+
+@require_POST
+def round_start(request, party_id):
+    # The host, or the head table's scorekeeper, rings the bell to start.
+    party, grant = access.require(request, party_id, lambda a: a.can_score(1))
+    return _party_action(
+        request, party, grant,
+        lambda: play.round_start(party=party, by=grant.role_label), "The round has started.",
+    )
+
+
+@require_POST
+def bell_ring(request, party_id):
+    party, grant = access.require_host(request, party_id)
+    return _party_action(
+        request, party, grant, lambda: play.bell_ring(party=party, by="host"), "The bell rang."
+    )
+
+
+@require_POST
+def clock_out(request, party_id):
+    # Any phone whose countdown reaches 0 reports it; the server checks the clock itself.
+    party, grant = access.require(request, party_id, lambda a: a.host or bool(a.table_numbers))
+    return _party_action(
+        request, party, grant, lambda: play.bell_ring(party=party, by="clock"), "Time is up."
+    )
+
+
+@require_POST
+def party_pause(request, party_id):
+    party, grant = access.require_host(request, party_id)
+    return _party_action(
+        request, party, grant, lambda: play.party_pause(party=party), "The game is paused."
+    )
+
+
+@require_POST
+def party_resume(request, party_id):
+    party, grant = access.require_host(request, party_id)
+    return _party_action(
+        request, party, grant, lambda: play.party_resume(party=party), "The game goes on."
+    )
+
+
+@require_POST
+def party_end(request, party_id):
+    party, grant = access.require_host(request, party_id)
+    return _party_action(
+        request, party, grant, lambda: play.party_end(party=party), "The party is over."
+    )
+
+
+@require_POST
+def roll_void(request, party_id, roll_id):
+    party, grant = access.require_host(request, party_id)
+    return _party_action(
+        request, party, grant,
+        lambda: play.roll_void(party=party, roll_id=roll_id, by="host"),
+        "The roll was voided; the scores have been recomputed.",
+    )

@@ -1,0 +1,129 @@
+"""A round's live state: its rows turned into scoring values and replayed through the rules.
+
+The replay is a pure fold (scoring.replay_round). Each process keeps the latest state of the
+rounds it serves, keyed by the round's version, so a tap costs one fold step, not a replay;
+any other process's write bumps the version and the next reader replays from the database.
+"""
+
+from dataclasses import dataclass, field
+from itertools import groupby
+
+from parties.models import Roll, Round, RoundBell, Seat
+from scoring import Roll as RollFact
+from scoring import Round as RoundState
+
+
+@dataclass(frozen=True)
+class TableExtras:
+    """What the shell shows besides the rules' state: this turn's points and the last roll."""
+
+    version: int = 0  # rises with every roll and void at this table: the phones' staleness check
+    turn_points: int = 0
+    last_dice: tuple = ()
+    last_points: int | None = None
+    last_kind: str = ""
+    last_roller: str = ""
+    live_rolls: tuple = ()  # ids of the rolls that count, in order (the last is undone first)
+
+
+@dataclass(frozen=True)
+class LiveRound:
+    round_id: int
+    version: int
+    seating: tuple  # per table, the player ids (str) in seat order
+    ghosts: frozenset
+    state: RoundState
+    extras: tuple = field(default_factory=tuple)  # TableExtras per table
+
+    def table(self, number):
+        return self.state.tables[number - 1]
+
+    def apply_roll(self, number, roll_id, fact, version):
+        """This state after one more roll at table `number` (raises if the rules refuse it)."""
+        state = self.state.roll(number, fact)
+        extras = list(self.extras)
+        extras[number - 1] = _after(extras[number - 1], state.tables[number - 1], roll_id, fact)
+        return LiveRound(self.round_id, version, self.seating, self.ghosts, state, tuple(extras))
+
+    def apply_bell(self, version):
+        return LiveRound(
+            self.round_id, version, self.seating, self.ghosts, self.state.ring_bell(), self.extras
+        )
+
+
+def _after(extras, table, roll_id, fact):
+    last = table.last
+    points = last.score.points if last.score else 0
+    turn_points = 0 if last.turn_passed else extras.turn_points + points
+    return TableExtras(
+        version=extras.version + 1,
+        turn_points=turn_points,
+        last_dice=tuple(fact.dice),
+        last_points=points if last.score else None,
+        last_kind=last.score.kind if last.score else "rolloff_total",
+        last_roller=last.roller,
+        live_rolls=extras.live_rolls + (roll_id,),
+    )
+
+
+_cache: dict[int, LiveRound] = {}
+CACHE_LIMIT = 2000
+
+
+def remember(live):
+    if len(_cache) >= CACHE_LIMIT:
+        _cache.clear()  # rounds end every few minutes; a cold start costs one replay each
+    _cache[live.round_id] = live
+
+
+def forget_all():
+    _cache.clear()
+
+
+def seating_of(round_):
+    seats = Seat.objects.filter(round=round_).select_related("player").order_by(
+        "table__number", "position"
+    )
+    tables, ghosts = [], set()
+    for _number, table_seats in groupby(seats, key=lambda seat: seat.table_id):
+        ids = []
+        for seat in table_seats:
+            ids.append(str(seat.player_id))
+            if seat.player.is_ghost:
+                ghosts.add(str(seat.player_id))
+        tables.append(tuple(ids))
+    return tuple(tables), frozenset(ghosts)
+
+
+def load(round_: Round, rules) -> LiveRound:
+    """The live state of `round_` at its current version (call inside the write's lock)."""
+    cached = _cache.get(round_.id)
+    if cached is not None and cached.version == round_.version:
+        return cached
+    seating, ghosts = seating_of(round_)
+    state = RoundState.start(seating, rules, round_.target, ghosts=ghosts)
+    live = LiveRound(
+        round_.id, round_.version, seating, ghosts, state, (TableExtras(),) * len(seating)
+    )
+    rolls = Roll.objects.filter(round=round_).select_related("table").order_by("id")
+    bells = list(RoundBell.objects.filter(round=round_).order_by("after_roll_id", "id"))
+    voids = [0] * len(seating)  # a void is a fact too: it moves the table's version on
+    for roll in rolls:
+        if roll.voided_by_id is not None:
+            voids[roll.table.number - 1] += 2  # the roll itself, and its void
+            continue
+        while bells and bells[0].after_roll_id < roll.id:
+            bells.pop(0)
+            live = live.apply_bell(live.version)
+        fact = RollFact(roll.dice, roll.called)
+        live = live.apply_roll(roll.table.number, roll.id, fact, live.version)
+    if bells:
+        live = live.apply_bell(live.version)
+    extras = tuple(
+        TableExtras(**{**e.__dict__, "version": e.version + v})
+        for e, v in zip(live.extras, voids, strict=True)
+    )
+    live = LiveRound(live.round_id, round_.version, seating, ghosts, live.state, extras)
+    remember(live)
+    return live
+

@@ -1,0 +1,59 @@
+"""The dice behind a scorekeeper's quick button ("2 points", "mini Bunco"...), so every roll is
+still kept as dice and scored by `score_roll` like any other."""
+
+from __future__ import annotations
+
+from scoring.roll import InvalidRoll, check_target, score_roll
+from scoring.rules import Rules
+from scoring.table import TableRound
+
+QUICK_OUTCOMES = ("miss", "one", "two", "three", "mini", "bunco")
+
+
+def quick_outcomes(rules: Rules) -> tuple[str, ...]:
+    """The quick buttons a table shows: three target dice is a point count only with 4 dice."""
+    return tuple(o for o in QUICK_OUTCOMES if o != "three" or rules.dice == 4)
+
+
+def quick_dice(outcome: str, target: int, rules: Rules, face: int | None = None) -> tuple:
+    """Dice that score as `outcome` for `target`; a mini Bunco needs its `face` where the face
+    changes the score (the dice added up, or four dice low or high), else any other number."""
+    check_target(target)
+    if outcome not in quick_outcomes(rules):
+        raise InvalidRoll(f"“{outcome}” is not a quick button here")
+    others = [f for f in range(1, 7) if f != target]
+    n = rules.dice
+    if outcome == "mini":
+        if face is None:
+            if rules.mini_bunco_points == "sum" or n == 4:
+                raise InvalidRoll("Which number was the mini Bunco?")
+            face = others[0]
+        if face == target or face not in range(1, 7):
+            raise InvalidRoll(f"A mini Bunco is three of a number other than {target}")
+        return (face,) * n
+    hits = {"miss": 0, "one": 1, "two": 2, "three": 3, "bunco": n}[outcome]
+    dice = (target,) * hits + tuple(others[: n - hits])
+    expected = {"miss": "miss", "bunco": "bunco"}.get(outcome, "points")
+    # A cross-check, so a change in scoring can never make a button record something else.
+    if score_roll(dice, target, rules).kind != expected:
+        raise InvalidRoll(f"no dice score “{outcome}” here")
+    return dice
+
+
+def call_needed(table: TableRound, dice) -> str | None:
+    """"bunco" or "mini_bunco" when these dice, rolled now at `table`, score only if the roller
+    called it out, else None (the scorekeeper's phone then asks "Did they call it?")."""
+    rules = table.rules
+    if table.rolloff_needed and rules.tie_break == "rolloff_dice_total":
+        return None  # only the faces' total counts
+    kind = score_roll(dice, table.target, rules, called=True).kind
+    if kind == "bunco" and rules.bunco_must_be_called:
+        return kind
+    if kind == "mini_bunco" and rules.mini_bunco_must_be_called:
+        return kind
+    return None
+
+
+def mini_face_matters(rules: Rules) -> bool:
+    """Whether the scorekeeper must say which number a mini Bunco showed (it changes the score)."""
+    return rules.mini_bunco_points == "sum" or rules.dice == 4
