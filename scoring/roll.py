@@ -28,6 +28,8 @@ class RollScore(NamedTuple):
 
 # An uncalled Bunco (where calling is required) scores nothing, so like any miss it ends the turn.
 _MISS = RollScore(0, "miss", False)
+# Rolls with 1 to 3 target dice (a roll with them all is a Bunco), made once, not on every roll.
+_HITS = tuple(RollScore(hits, "points", True) for hits in range(4))
 
 
 def check_dice(dice: Sequence[int], count: int) -> tuple[int, ...]:
@@ -83,6 +85,4 @@ def _score(faces: tuple[int, ...], target: int, rules: Rules, called: bool) -> R
         fuzzy = rules.traveling == "triple" and first == rules.traveling_triple
         return RollScore(points, "mini_bunco", not rules.mini_bunco_ends_turn, fuzzy)
     hits = faces.count(target)
-    if hits:
-        return RollScore(hits, "points", True)
-    return _MISS
+    return _HITS[hits] if hits else _MISS

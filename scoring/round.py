@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scoring.rules import Rules
-from scoring.table import Bell, NotAllowed, Roll, TableRound, _evolve
+from scoring.table import Bell, NotAllowed, Roll, TableRound
 
 
-@dataclass(frozen=True)
-class Round:
+class Round(NamedTuple):
     """Every table's round; table 1 (index 0) is the head table."""
+
+    # A NamedTuple, like TableRound: a new one is made on every roll.
 
     rules: Rules
     target: int
@@ -57,18 +58,27 @@ class Round:
 
     def roll(self, table: int, roll: Roll) -> Round:
         """Apply `roll` at 1-based `table`; a roll that rings the bell rings it at every table."""
-        if type(table) is not int or not 1 <= table <= len(self.tables):
-            raise NotAllowed(f"there is no table {table!r}; tables are 1 to {len(self.tables)}")
-        state = self.tables[table - 1].apply(roll)
-        tables = self.tables[: table - 1] + (state,) + self.tables[table:]
-        changes = {"tables": tables}
-        score = state.last.score
-        if score is not None and score.kind == "bunco":
-            changes["last_bunco"] = state.last.roller
-        if score is not None and score.takes_fuzzy_die:
-            changes["fuzzy_die"] = state.last.roller
-        result = _evolve(self, **changes)
-        if state.last.rang_bell and not self.bell:
+        tables = self.tables
+        if type(table) is not int or not 1 <= table <= len(tables):
+            raise NotAllowed(f"there is no table {table!r}; tables are 1 to {len(tables)}")
+        state = tables[table - 1].apply(roll)
+        last = state.last
+        last_bunco, fuzzy_die = self.last_bunco, self.fuzzy_die
+        if last.score is not None:
+            if last.score.kind == "bunco":
+                last_bunco = last.roller
+            if last.score.takes_fuzzy_die:
+                fuzzy_die = last.roller
+        result = Round(
+            self.rules,
+            self.target,
+            tables[: table - 1] + (state,) + tables[table:],
+            self.bell,
+            self.bell_table,
+            last_bunco,
+            fuzzy_die,
+        )
+        if last.rang_bell and not self.bell:
             return result._ring(table)
         return result
 
@@ -85,7 +95,7 @@ class Round:
 
     def _ring(self, by_table: int | None) -> Round:
         tables = tuple(t.bell_rung() for t in self.tables)
-        return _evolve(self, tables=tables, bell=True, bell_table=by_table)
+        return self._replace(tables=tables, bell=True, bell_table=by_table)
 
 
 def replay_round(

@@ -52,9 +52,12 @@ class RollOff:
     circuit: int = 1
 
 
-@dataclass(frozen=True)
-class TableRound:
+class TableRound(NamedTuple):
     """A table's round so far. Build it with `TableRound.start`, advance it with `apply`."""
+
+    # A NamedTuple (a frozen value, like Roll and Outcome) rather than a frozen dataclass: a new
+    # one is made on every roll, and building a tuple costs a fraction of copying a dataclass,
+    # which was most of the simulator's time.
 
     seats: tuple[str, ...]
     rules: Rules
@@ -205,45 +208,61 @@ class TableRound:
             return self
         last = Outcome(self.turn + 1, self.seats[self._roller_seat(self.turn)], None)
         if self.rules.finish_turn_after_bell and self.turn_rolls > 0:
-            return _evolve(self, phase=FINISHING, last=last)
-        return _evolve(self, last=last)._end_play()
+            return self._replace(phase=FINISHING, last=last)
+        return self._replace(last=last)._end_play()
 
     def _play(self, fact: Roll) -> TableRound:
+        # The simulator's hottest path: _side, _roller_seat and _tally are inlined, and the new
+        # value is built with its fields in order (the fastest way) rather than by _replace.
         rules = self.rules
         score = _score(fact.dice, self.target, rules, fact.called)
         seat = self.turn
-        # _side and _roller_seat inlined: this is the simulator's hottest line.
-        side = seat % 2 if rules.team_size == 2 else seat
         roller = (seat + 2) % 4 if self.ghosts and self.seats[seat] in self.ghosts else seat
-        points = _bump(self.points, side, score.points)
-        tallied = self._tally(roller, score, personal=True) if score.points else {}
+        turn_over = not score.keeps_turn
+        points, seat_points = self.points, self.seat_points
+        buncos, mini_buncos = self.seat_buncos, self.seat_mini_buncos
+        phase = self.phase
         rang = False
         winner = None
-        phase = self.phase
-        reached = points[side] >= rules.play_to
-        bunco_everywhere = score.kind == "bunco" and rules.bunco_ends_round == "everywhere"
-        if rules.round_end == "each_table" and reached:
-            # Reaching the score wins at once, even while finishing a turn after a bell.
-            winner = side
-            rang = bunco_everywhere and phase == PLAYING
-            phase = DONE
-        elif phase == PLAYING and (
-            bunco_everywhere or (self.head and reached and rules.round_end == "head_table")
-        ):
-            rang = True
-            phase = FINISHING if rules.finish_turn_after_bell else DONE
-        turn_over = not score.keeps_turn
-        state = _evolve(
-            self,
-            points=points,
-            rolls=self.rolls + 1,
-            turn_rolls=0 if turn_over else self.turn_rolls + 1,
-            turn=(seat + 1) % len(self.seats) if turn_over else seat,
-            phase=phase,
-            rang_bell=self.rang_bell or rang,
-            winner=winner,
-            last=Outcome(seat + 1, self.seats[roller], score, rang, turn_over),
-            **tallied,
+        if score.points:  # a miss, most rolls, only passes the dice
+            side = seat % 2 if rules.team_size == 2 else seat
+            points = _bump(points, side, score.points)
+            seat_points = _bump(seat_points, roller, score.points)
+            if score.kind == "bunco":
+                buncos = _bump(buncos, roller, 1)
+            elif score.kind == "mini_bunco":
+                mini_buncos = _bump(mini_buncos, roller, 1)
+            reached = points[side] >= rules.play_to
+            bunco_everywhere = score.kind == "bunco" and rules.bunco_ends_round == "everywhere"
+            if rules.round_end == "each_table" and reached:
+                # Reaching the score wins at once, even while finishing a turn after a bell.
+                winner = side
+                rang = bunco_everywhere and phase == PLAYING
+                phase = DONE
+            elif phase == PLAYING and (
+                bunco_everywhere or (self.head and reached and rules.round_end == "head_table")
+            ):
+                rang = True
+                phase = FINISHING if rules.finish_turn_after_bell else DONE
+        state = TableRound(
+            self.seats,
+            rules,
+            self.target,
+            self.head,
+            self.ghosts,
+            self.first_seat,
+            points,
+            seat_points,
+            buncos,
+            mini_buncos,
+            (seat + 1) % len(self.seats) if turn_over else seat,  # turn
+            0 if turn_over else self.turn_rolls + 1,  # turn_rolls
+            self.rolls + 1,
+            phase,
+            self.rang_bell or rang,
+            winner,
+            self.rolloff,
+            Outcome(seat + 1, self.seats[roller], score, rang, turn_over),
         )
         if winner is None and (phase == DONE or (phase == FINISHING and turn_over)):
             return state._end_play()
@@ -254,13 +273,13 @@ class TableRound:
         best = max(self.points)
         tied = tuple(s for s, p in enumerate(self.points) if p == best)
         if len(tied) == 1:
-            return _evolve(self, phase=DONE, winner=tied[0])
+            return self._replace(phase=DONE, winner=tied[0])
         zeros = (0,) * len(self.points)
         if self.rules.tie_break == "rolloff_dice_total":
-            return _evolve(self, phase=ROLLOFF, rolloff=RollOff(tied, zeros, tied))
+            return self._replace(phase=ROLLOFF, rolloff=RollOff(tied, zeros, tied))
         order = self._rolloff_order(tied)
-        return _evolve(
-            self, phase=ROLLOFF, turn=order[0], turn_rolls=0, rolloff=RollOff(tied, zeros, order)
+        return self._replace(
+            phase=ROLLOFF, turn=order[0], turn_rolls=0, rolloff=RollOff(tied, zeros, order)
         )
 
     def _rolloff_order(self, tied: tuple[int, ...]) -> tuple[int, ...]:
@@ -289,8 +308,7 @@ class TableRound:
                 order = self._rolloff_order(tied)
                 circuit += 1
                 rolloff = RollOff(tied, rolloff.scores, order, circuit)
-        return _evolve(
-            self,
+        return self._replace(
             rolls=self.rolls + 1,
             turn=order[0] if order and turn_over else seat,
             turn_rolls=0 if turn_over else self.turn_rolls + 1,
@@ -321,8 +339,7 @@ class TableRound:
                 scores = (0,) * len(scores)
                 circuit += 1
         seat = side  # a team's first seat is its side's number; in individual play, the seat
-        return _evolve(
-            self,
+        return self._replace(
             rolls=self.rolls + 1,
             phase=DONE if winner is not None else ROLLOFF,
             winner=winner,
@@ -351,15 +368,6 @@ class TableRound:
 
     def _by_player(self, per_seat: tuple[int, ...]) -> dict[str, int]:
         return {p: n for p, n in zip(self.seats, per_seat, strict=True) if p not in self.ghosts}
-
-
-def _evolve(state, **changes):
-    """A copy of a frozen state with `changes`: `dataclasses.replace` re-runs `__init__`, which
-    cost the simulator half its time; transitions build only valid states, so skip it."""
-    new = object.__new__(type(state))
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 def _bump(values: tuple[int, ...], index: int, by: int) -> tuple[int, ...]:
