@@ -1,0 +1,568 @@
+"""Fault-test fixtures: real daphne processes on a PostgreSQL database made for this run, a
+redis-server of our own, phones that speak HTTP and the websocket, and the database's truth.
+
+Whatever the environment says, these tests run the production stack (PostgreSQL + Redis):
+the database is created on the PostgreSQL server of DATABASE_URL (or 127.0.0.1:5432) and
+dropped afterwards; Redis is a redis-server started here on a free port, never the shared one.
+Every process started here is stopped here.
+"""
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from http.cookiejar import CookieJar
+from urllib.parse import urlparse, urlunparse
+
+import pytest
+
+from tests.e2e.conftest import ROOT, Server, free_port
+
+PG_ADMIN_URL = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
+TWELVE = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Lou"]
+
+
+def wait_until(condition, timeout, what, interval=0.05):
+    """Poll `condition` until it returns something truthy; fail with `what` after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+# --- the database ---------------------------------------------------------------------------
+
+
+class Db:
+    """Direct reads (and the round-row lock) on the app's database, for the assertions."""
+
+    def __init__(self, url):
+        self.url = url
+
+    def connect(self, autocommit=True):
+        import psycopg
+
+        return psycopg.connect(self.url, autocommit=autocommit)
+
+    def rows(self, sql, *params):
+        with self.connect() as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def value(self, sql, *params):
+        return self.rows(sql, *params)[0][0]
+
+    def current_round(self, party_id):
+        """(id, number, status, version, target) of the round a phone shows (as the app picks)."""
+        rows = self.rows(
+            "SELECT r.id, r.number, r.status, r.version, r.target FROM parties_round r "
+            "JOIN parties_buncoset s ON s.id = r.bunco_set_id WHERE r.party_id = %s "
+            "ORDER BY s.number, r.number",
+            party_id,
+        )
+        open_rounds = [r for r in rows if r[2] != "closed"]
+        return (open_rounds or rows)[0] if open_rounds else rows[-1]
+
+    def rolls(self, round_id, table=None):
+        sql = (
+            "SELECT ro.id, t.number, ro.tap_id::text, ro.die1, ro.die2, ro.die3, ro.die4, "
+            "ro.called, ro.voided_by_id FROM parties_roll ro JOIN parties_table t "
+            "ON t.id = ro.table_id WHERE ro.round_id = %s"
+        )
+        params = [round_id]
+        if table is not None:
+            sql += " AND t.number = %s"
+            params.append(table)
+        return self.rows(sql + " ORDER BY ro.id", *params)
+
+    def snapshot(self, party_id):
+        """Everything a refused tap must leave unchanged."""
+        return {
+            "rolls": self.rows(
+                "SELECT ro.id, ro.voided_by_id FROM parties_roll ro JOIN parties_round r "
+                "ON r.id = ro.round_id WHERE r.party_id = %s ORDER BY ro.id", party_id),
+            "rounds": self.rows(
+                "SELECT id, status, version, bell_at, closed_at FROM parties_round "
+                "WHERE party_id = %s ORDER BY id", party_id),
+            "party": self.rows("SELECT status, seq, paused_at FROM parties_party WHERE id = %s",
+                               party_id),
+            "lines": self.value(
+                "SELECT count(*) FROM parties_scoresheetline l JOIN parties_round r "
+                "ON r.id = l.round_id WHERE r.party_id = %s", party_id),
+            "bells": self.value(
+                "SELECT count(*) FROM parties_roundbell b JOIN parties_round r "
+                "ON r.id = b.round_id WHERE r.party_id = %s", party_id),
+        }
+
+    def truth(self, party_id, table):
+        """What table `table` of the current round must show, derived from the rows alone:
+        its version (+1 per roll, +2 per voided roll) and each side's points (a replay of the
+        live rolls through scoring/, not through the server's cache)."""
+        from scoring import Roll, Rules, replay_round
+
+        round_id, _number, _status, _version, target = self.current_round(party_id)
+        options = self.value("SELECT options FROM parties_party WHERE id = %s", party_id)
+        seats = self.rows(
+            "SELECT t.number, s.player_id FROM parties_seat s JOIN parties_table t "
+            "ON t.id = s.table_id WHERE s.round_id = %s ORDER BY t.number, s.position", round_id)
+        seating = {}
+        for number, player in seats:
+            seating.setdefault(number, []).append(str(player))
+        ghosts = {str(p) for (p,) in self.rows(
+            "SELECT id FROM parties_player WHERE party_id = %s AND is_ghost", party_id)}
+        bells = self.rows("SELECT after_roll_id FROM parties_roundbell WHERE round_id = %s",
+                          round_id)
+        rolls = self.rolls(round_id)
+        facts, version = [], 0
+        from scoring import Bell
+
+        for roll_id, number, _tap, d1, d2, d3, d4, called, voided in rolls:
+            if number == table:
+                version += 2 if voided else 1
+            if voided:
+                continue
+            while bells and bells[0][0] < roll_id:
+                bells.pop(0)
+                facts.append(Bell())
+            dice = tuple(d for d in (d1, d2, d3, d4) if d is not None)
+            facts.append((number, Roll(dice, called)))
+        facts += [Bell() for _ in bells]
+        state = replay_round(
+            [seating[n] for n in sorted(seating)], Rules.from_options(options), target, facts,
+            ghosts=frozenset(ghosts),
+        )
+        return {"round": round_id, "version": version,
+                "points": list(state.tables[table - 1].points)}
+
+
+@pytest.fixture(scope="session")
+def pg():
+    """A PostgreSQL database of our own, migrated once, dropped at the end of the session."""
+    import psycopg
+
+    name = f"bunco_faults_{uuid.uuid4().hex[:12]}"
+    try:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.OperationalError as error:
+        pytest.fail(f"the fault tests need PostgreSQL at {PG_ADMIN_URL}: {error}")
+    url = urlunparse(urlparse(PG_ADMIN_URL)._replace(path=f"/{name}"))
+    try:
+        env = base_env(url, "redis://127.0.0.1:1/0")  # migrate touches no channel layer
+        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
+                       check=True, timeout=120)
+        yield Db(url)
+    finally:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+SECRET = secrets.token_urlsafe(40)
+
+
+def base_env(database_url, redis_url):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SQLITE_PATH", "DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY")}
+    env.update({
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DJANGO_DEBUG": "1",
+        "DJANGO_SECRET_KEY": SECRET,  # the same in every process: tokens and sessions hold
+        "DJANGO_SETTINGS_MODULE": "bunco_site.settings",
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+# --- Redis ----------------------------------------------------------------------------------
+
+
+class Redis:
+    """A redis-server of our own on a free port; `restart` keeps the port (and loses all data,
+    as a real restart without persistence does)."""
+
+    def __init__(self):
+        if not shutil.which("redis-server"):
+            pytest.fail("the fault tests need redis-server (apt-get install redis-server)")
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.dir = tempfile.TemporaryDirectory()
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--daemonize", "no", "--dir", self.dir.name],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_until(self.ping, 10, f"redis-server on port {self.port}")
+        return self
+
+    def ping(self):
+        result = subprocess.run(["redis-cli", "-p", str(self.port), "ping"],
+                                capture_output=True, text=True)
+        return result.stdout.strip() == "PONG"
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def redis():
+    server = Redis().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        server.dir.cleanup()
+
+
+# --- daphne ---------------------------------------------------------------------------------
+
+
+class Daphne(Server):
+    """tests/e2e's Server, plus a hard kill (SIGKILL: no clean shutdown, as a crash)."""
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+        self.log.close()
+
+    def restart(self):
+        return self.start()
+
+
+@pytest.fixture
+def daphnes(pg, redis):
+    """Start daphne processes on demand (same database, same Redis); all stopped at the end."""
+    started = []
+
+    def start(port=None):
+        server = Daphne(base_env(pg.url, redis.url), port).start()
+        started.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
+
+
+# --- a party --------------------------------------------------------------------------------
+
+CREATE = """
+import json, django
+django.setup()
+from parties import access
+from parties.models import AccessLink
+from parties.services import party_create
+from scoring import PRESETS
+party = party_create(name="Fault night", player_names=NAMES, preset=PRESET, rules=PRESETS[PRESET])
+links = {"host": None, "tables": {}}
+for link in AccessLink.objects.filter(party=party).select_related("table"):
+    if link.role == "host":
+        links["host"] = access.token_for(link)
+    elif link.role == "table":
+        links["tables"][link.table.number] = access.token_for(link)
+print(json.dumps({"party": party.id, "links": links}))
+"""
+
+
+class Party:
+    def __init__(self, party_id, links):
+        self.id = party_id
+        self.host_token = links["host"]
+        self.table_tokens = {int(n): t for n, t in links["tables"].items()}
+
+
+@pytest.fixture
+def make_party(pg, redis):
+    def make(preset="standard", names=TWELVE):
+        script = f"NAMES = {names!r}\nPRESET = {preset!r}\n" + CREATE
+        result = subprocess.run([sys.executable, "-c", script], cwd=ROOT,
+                                env=base_env(pg.url, redis.url), capture_output=True,
+                                text=True, check=True, timeout=60)
+        data = json.loads(result.stdout.strip().splitlines()[-1])
+        return Party(data["party"], data["links"])
+
+    return make
+
+
+# --- phones ---------------------------------------------------------------------------------
+
+
+class Answer:
+    def __init__(self, status, body):
+        self.status = status
+        self.body = body
+        try:
+            self.json = json.loads(body)
+        except ValueError:
+            self.json = None
+
+    def __repr__(self):
+        return f"<{self.status} {self.json if self.json is not None else self.body[:200]!r}>"
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Phone:
+    """A phone's HTTP side: its own session (a redeemed link) and CSRF cookie."""
+
+    def __init__(self, server, party, token=None):
+        self.server = server
+        self.party = party
+        self.jar = CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
+        if token:
+            answer = self.request("GET", f"/l/{token}/")
+            assert answer.status == 302, answer
+        self.request("GET", "/join/")
+        assert self.cookie("csrftoken"), "no csrftoken cookie was set"
+
+    def cookie(self, name):
+        return next((c.value for c in self.jar if c.name == name), None)
+
+    def request(self, method, path, data=None, headers=None, timeout=15):
+        body = urllib.parse.urlencode(data).encode() if data is not None else None
+        req = urllib.request.Request(self.server.url + path, data=body, method=method,
+                                     headers=dict(headers or {}))
+        try:
+            with self.opener.open(req, timeout=timeout) as response:
+                return Answer(response.status, response.read().decode())
+        except urllib.error.HTTPError as error:
+            return Answer(error.code, error.read().decode(errors="replace"))
+
+    def post(self, path, data):
+        return self.request("POST", path, data, {
+            "X-CSRFToken": self.cookie("csrftoken"), "Accept": "application/json",
+            "Referer": self.server.url + "/",
+        })
+
+    def start_round(self):
+        return self.post(f"/parties/{self.party.id}/start/", {})
+
+    def tap_once(self, table, tap_id, seen, dice=None, outcome=None, called=None):
+        data = {"tap_id": str(tap_id), "seen": str(seen)}
+        if dice is not None:
+            data["dice"] = ",".join(str(d) for d in dice)
+        if outcome is not None:
+            data["outcome"] = outcome
+        if called is not None:
+            data["called"] = called
+        return self.post(f"/parties/{self.party.id}/table/{table}/rolls/", data)
+
+    def tap(self, table, tap_id, seen, timeout=30, **fields):
+        """The outbox's way: send the same tap (same id, same seen) until the server gives a
+        JSON answer; a dead server, a reset connection or a 5xx page is tried again."""
+        deadline = time.monotonic() + timeout
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                answer = self.tap_once(table, tap_id, seen, **fields)
+                if answer.status < 500 and answer.json is not None:
+                    answer.tries = tries
+                    return answer
+            except (OSError, urllib.error.URLError, ConnectionError):
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"tap {tap_id} got no answer within {timeout} s")
+            time.sleep(0.1)
+
+    def live_region(self, table):
+        """The table page's live region, as htmx fetches it on a resync."""
+        answer = self.request("GET", f"/parties/{self.party.id}/table/{table}/",
+                              headers={"HX-Request": "true"})
+        assert answer.status == 200, answer
+        return answer.body
+
+
+SECTION = re.compile(r'<section id="table-(\d+)"[^>]*>.*?</section>', re.S)
+
+
+def shown(html, table):
+    """What the live region or pushed fragment `html` shows for `table`: version, round, points."""
+    for match in SECTION.finditer(html):
+        if int(match.group(1)) == table:
+            section = match.group(0)
+            head = section[: section.index(">")]
+            return {
+                "round": int(re.search(r'data-round="(\d+)"', head).group(1)),
+                "version": int(re.search(r'data-version="(\d+)"', head).group(1)),
+                "points": [int(p) for p in re.findall(r'class="side-points" data-points="(\d+)"',
+                                                       section)],
+                "phase": re.search(r'data-phase="(\w+)"', head).group(1),
+            }
+    return None
+
+
+class Watcher:
+    """A phone's websocket side, doing what static/parties/live.js does: apply a pushed table
+    fragment when its version is newer, resync (GET the live region) when the round differs,
+    on a party-wide message with a newer seq, and after every reconnect (backing off)."""
+
+    def __init__(self, phone, tables):
+        self.phone = phone
+        self.tables = list(tables)
+        self.view = {}  # table -> shown(...)
+        self.messages = []  # every JSON message received
+        self.last_seq = 0
+        self.opened = 0
+        self.changed = threading.Condition()
+        self.stopping = threading.Event()
+        self.socket = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self):
+        self.thread.start()
+        self.wait(lambda: self.opened >= 1, 15, "the websocket to open")
+        return self
+
+    def stop(self):
+        self.stopping.set()
+        if self.socket is not None:
+            try:
+                self.socket.close()
+            except Exception:  # noqa: BLE001, S110 - already closing
+                pass
+        self.thread.join(10)
+
+    def wait(self, condition, timeout, what):
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not condition():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"timed out after {timeout} s waiting for {what}; "
+                                         f"view={self.view} last messages={self.messages[-5:]}")
+                self.changed.wait(min(left, 0.2))
+
+    def _notify(self):
+        with self.changed:
+            self.changed.notify_all()
+
+    def resync(self):
+        for table in self.tables:
+            html = self.phone.live_region(table)
+            seq = re.search(r'<div id="live" data-seq="(\d+)"', html)
+            with self.changed:
+                if seq:
+                    self.last_seq = max(self.last_seq, int(seq.group(1)))
+                self.view[table] = shown(html, table)
+                self.changed.notify_all()
+
+    def _run(self):
+        from websockets.sync.client import connect
+
+        server = self.phone.server
+        url = (f"ws://127.0.0.1:{server.port}/ws/parties/{self.phone.party.id}/"
+               f"?tables={','.join(map(str, self.tables))}")
+        attempts = 0
+        while not self.stopping.is_set():
+            try:
+                with connect(url, origin=server.url, open_timeout=5, additional_headers={
+                        "Cookie": f"sessionid={self.phone.cookie('sessionid')}"}) as socket:
+                    self.socket = socket
+                    attempts = 0
+                    self.resync()  # the first open, or anything missed while away
+                    with self.changed:
+                        self.opened += 1
+                        self.changed.notify_all()
+                    for text in socket:
+                        self._receive(text)
+            except Exception:  # noqa: BLE001, S110 - a dead server, a reset: reconnect, as phones do
+                pass
+            self.socket = None
+            if self.stopping.is_set():
+                return
+            self.stopping.wait(min(2.0, 0.1 * 2 ** attempts))
+            attempts += 1
+
+    def _receive(self, text):
+        if text == "pong":
+            return
+        message = json.loads(text)
+        with self.changed:
+            self.messages.append(message)
+            self.changed.notify_all()
+        if message["type"] == "table":
+            current = self.view.get(message["table"])
+            if current is None:
+                return
+            if message["round"] != current["round"]:
+                self.resync()
+                return
+            if message["version"] <= current["version"]:
+                return
+            with self.changed:
+                self.view[message["table"]] = shown(message["html"], message["table"])
+                self.changed.notify_all()
+            return
+        if message["seq"] <= self.last_seq:
+            return  # live.js: already seen, or older than what we fetched
+        self.last_seq = message["seq"]
+        self.resync()
+
+
+@pytest.fixture
+def watchers():
+    started = []
+
+    def watch(phone, tables):
+        watcher = Watcher(phone, tables).start()
+        started.append(watcher)
+        return watcher
+
+    try:
+        yield watch
+    finally:
+        for watcher in started:
+            watcher.stop()
+
+
+def assert_phone_shows_db(watcher, db, party_id, timeout=20):
+    """Every table the watcher shows reaches exactly what the database's rows say."""
+    for table in watcher.tables:
+        def matches(table=table):
+            truth = db.truth(party_id, table)
+            view = watcher.view.get(table)
+            return view is not None and all(view[k] == truth[k] for k in truth)
+
+        try:
+            wait_until(matches, timeout, f"the phone to show table {table} as the database")
+        except AssertionError:
+            raise AssertionError(
+                f"table {table}: phone shows {watcher.view.get(table)}, database says "
+                f"{db.truth(party_id, table)}") from None
