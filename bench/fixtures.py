@@ -1,0 +1,155 @@
+"""Setup outside the timed path: a fresh PostgreSQL database, migrations, parties made by the
+app's own services, round 1 started, and one session per phone and per scorekeeper (the same
+session a visit to the link's URL creates), so that thousands of phones cost seconds to set up."""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+PG = "postgres://postgres@127.0.0.1:5432"
+
+
+def create_database():
+    name = "bunco_bench_" + secrets.token_hex(4)
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return name
+
+
+def drop_database(name):
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def server_env(database):
+    """The production topology: PostgreSQL, Redis channel layer and cache, DEBUG off."""
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="bunco_site.settings",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=os.environ.get("BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_INSECURE_HTTP="1",
+        DATABASE_URL=f"{PG}/{database}",
+        REDIS_URL=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        DJANGO_LOG_LEVEL="ERROR",
+    )
+    return env
+
+
+def migrate(env):
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+
+
+def setup_django(env):
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def make_parties(count, players, *, max_players=None):
+    """`count` parties of `players` each, round 1 started; returns the plan's party entries."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.middleware.csrf import CSRF_ALLOWED_CHARS
+    from django.utils import timezone
+    from django.utils.crypto import get_random_string
+
+    from parties import access, play, services
+    from parties.models import AccessLink, Seat
+    from scoring import PRESETS
+
+    if max_players:
+        # The app caps a party at services.MAX_PLAYERS (60); S3 needs one party of 400 phones.
+        services.MAX_PLAYERS = max_players
+    expire = timezone.now() + timedelta(days=2)
+    sessions = []
+
+    def session(link_id):
+        key = get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789")
+        data = SessionStore().encode({access.SESSION_LINKS: [link_id]})
+        sessions.append(Session(session_key=key, session_data=data, expire_date=expire))
+        return key
+
+    out = []
+    for i in range(count):
+        party = services.party_create(
+            name=f"Bench {i}",
+            player_names=[f"P{i}-{n}" for n in range(players)],
+            preset="standard",
+            rules=PRESETS["standard"],
+        )
+        play.round_start(party=party, by="host")
+        csrf = get_random_string(32, CSRF_ALLOWED_CHARS)
+        links = list(AccessLink.objects.filter(party=party).select_related("table", "player"))
+        round_ = party.rounds.get(status="playing")
+        table_of = {
+            s.player_id: s.table.number
+            for s in Seat.objects.filter(round=round_).select_related("table")
+        }
+        entry = {"id": party.id, "csrf": csrf, "table_cookies": {}, "phones": []}
+        tables = 0
+        for link in links:
+            cookie = f"sessionid={session(link.id)}; csrftoken={csrf}"
+            if link.role == "host":
+                entry["host_cookie"] = cookie
+            elif link.role == "table":
+                entry["table_cookies"][str(link.table.number)] = cookie
+                tables = max(tables, link.table.number)
+            else:
+                entry["phones"].append({"cookie": cookie, "tables": [table_of[link.player_id]]})
+        entry["tables"] = tables
+        entry["versions"] = {str(n): 0 for n in range(1, tables + 1)}
+        out.append(entry)
+    Session.objects.bulk_create(sessions, batch_size=2000)
+    return out
+
+
+def refresh_versions(parties):
+    """Each table's version now (a version counts the table's rolls in the round)."""
+    from django.db.models import Count
+
+    from parties.models import Roll
+
+    for entry in parties:
+        entry["versions"] = {str(n): 0 for n in range(1, entry["tables"] + 1)}
+        rows = (
+            Roll.objects.filter(round__party_id=entry["id"], round__status="playing")
+            .values("table__number")
+            .annotate(n=Count("id"))
+        )
+        for row in rows:
+            entry["versions"][str(row["table__number"])] = row["n"]
+
+
+def table_html_bytes(party_id):
+    """The size of a real `table-N` fragment, so the baseline sends messages of the same size."""
+    from parties import live, state
+    from parties.models import Party
+
+    party = Party.objects.get(pk=party_id)
+    round_ = party.rounds.get(status="playing")
+    live_round = state.load(round_, party.rules)
+    html = live.render_table(
+        party=party,
+        round_=round_,
+        live=live_round,
+        number=1,
+        names=live.names_of(party),
+        seq=party.seq,
+    )
+    return len(json.dumps(html)) - 2  # as it travels, escaped inside the JSON message

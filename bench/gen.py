@@ -1,0 +1,379 @@
+"""The open-loop load generator, run as its own process (pinned to its own core by bench.live).
+
+It reads a plan (JSON file: the target's addresses, the parties with their cookies and phones,
+and the phases), connects every phone as a plain `websockets` client, then fires taps on a fixed
+schedule without waiting for answers. Latency is a phone's receipt time minus the tap's
+*scheduled* time, so any queueing anywhere (generator included) counts against the target.
+Prints one JSON object per measured phase on stdout.
+
+    python -m bench.gen PLAN.json         (taps and bells)
+    python -m bench.gen PLAN.json --idle  (S5: connect phones, report, wait for a line on stdin)
+"""
+
+import asyncio
+import json
+import sys
+import time
+import uuid
+from collections import Counter, defaultdict
+
+from websockets.asyncio.client import connect
+
+from bench.rawhttp import Pool
+
+now = time.monotonic
+
+
+def pct(values, q):
+    if not values:
+        return None
+    values = sorted(values)
+    index = min(len(values) - 1, max(0, int(round(q / 100 * len(values) + 0.5)) - 1))
+    return round(values[index] * 1000, 2)
+
+
+def summary(values):
+    return {
+        "p50_ms": pct(values, 50),
+        "p95_ms": pct(values, 95),
+        "p99_ms": pct(values, 99),
+        "max_ms": round(max(values) * 1000, 2) if values else None,
+    }
+
+
+class Phase:
+    def __init__(self, spec):
+        self.name = spec["name"]
+        self.measure = spec.get("measure", True)
+        self.latencies = []  # tap -> phone
+        self.http = []  # tap -> HTTP answer
+        self.lag = []  # scheduled -> actually written
+        self.delivered = 0
+        self.expected = 0
+        self.taps = 0
+        self.statuses = Counter()
+        self.bells = []  # per bell: latency to each phone
+        self.bell_expected = 0
+        self.duration = spec["duration"]
+
+
+class Generator:
+    def __init__(self, plan):
+        self.plan = plan
+        self.parties = plan["parties"]
+        self.origin = plan["origin"]
+        host, port = plan["http"].split(":")
+        self.pool = Pool(host, int(port))
+        self.sent = {}  # (party, table, version) -> (scheduled time, phase)
+        self.watchers = Counter()  # (party, table) -> phones that show it
+        self.bell_log = defaultdict(list)  # party -> [(scheduled time, phase, latencies)]
+        self.versions = {}
+        self.closed_early = 0
+        self.unmatched = 0
+        self.extra = 0
+        self.errors = Counter()
+        self.stopping = False
+        self.msg_bytes = self.msg_count = 0
+
+    # --- phones -------------------------------------------------------------------------------
+    async def open_phone(self, party, phone):
+        uri = f"ws://{self.plan['ws']}/ws/parties/{party['id']}/?tables=" + ",".join(
+            str(t) for t in phone["tables"]
+        )
+        return await connect(
+            uri,
+            additional_headers={"Cookie": phone["cookie"], "Origin": self.origin},
+            compression=None,
+            max_size=None,
+            ping_interval=None,
+            open_timeout=60,
+            close_timeout=2,
+        )
+
+    async def connect_all(self, items, concurrency=64):
+        sem = asyncio.Semaphore(concurrency)
+        sockets = []
+
+        async def one(party, phone):
+            async with sem:
+                try:
+                    ws = await self.open_phone(party, phone)
+                except Exception as error:  # counted: a phone that never connects gets nothing
+                    self.errors[f"connect: {type(error).__name__}: {error}"[:120]] += 1
+                    return
+                sockets.append((party, phone, ws))
+
+        await asyncio.gather(*(one(p, ph) for p, ph in items))
+        return sockets
+
+    async def listen(self, party, phone, ws):
+        pid = party["id"]
+        seen = defaultdict(int)  # table -> highest version this phone has shown
+        bells = 0
+        try:
+            async for message in ws:
+                t = now()
+                if message == "pong":
+                    continue
+                self.msg_bytes += len(message)
+                self.msg_count += 1
+                data = json.loads(message)
+                kind = data.get("type")
+                if kind == "table":
+                    table, version = data["table"], data["version"]
+                    if version <= seen[table]:
+                        self.extra += 1  # the same version again (the bell re-sends tables)
+                        continue
+                    seen[table] = version
+                    hit = self.sent.get((pid, table, version))
+                    if hit is None:
+                        self.unmatched += 1
+                        continue
+                    sched, phase = hit
+                    if phase.measure:
+                        phase.delivered += 1
+                        phase.latencies.append(t - sched)
+                elif kind == "bell":
+                    log = self.bell_log[pid]
+                    if bells < len(log):
+                        sched, phase, lat = log[bells]
+                        lat.append(t - sched)
+                    else:
+                        self.unmatched += 1
+                    bells += 1
+        except Exception as error:  # a socket that dies mid-run is counted, not hidden
+            if not self.stopping:
+                self.errors[f"phone: {type(error).__name__}"] += 1
+        if not self.stopping:
+            self.closed_early += 1
+
+    # --- taps and bells ----------------------------------------------------------------------
+    async def tap(self, party, table, sched, phase):
+        pid = party["id"]
+        key = (pid, table)
+        seen = self.versions[key]
+        self.versions[key] = seen + 1
+        if phase.measure:
+            phase.taps += 1
+            phase.expected += self.watchers[key]
+        self.sent[(pid, table, seen + 1)] = (sched, phase)
+        body = f"tap_id={uuid.uuid4()}&seen={seen}&outcome=miss".encode()
+        headers = {
+            "Cookie": party["table_cookies"][str(table)],
+            "X-CSRFToken": party["csrf"],
+            "Accept": "application/json",
+            "Content-Type": "application/x-www-form-urlencoded",
+        }
+        lag = now() - sched
+        try:
+            status, data = await self.pool.request(
+                "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body
+            )
+        except Exception as error:
+            phase.statuses[f"error {type(error).__name__}"] += 1
+            return
+        done = now()
+        try:
+            answer = json.loads(data)
+        except ValueError:
+            answer = {"status": f"http {status}"}
+        result = answer.get("status", f"http {status}")
+        if phase.measure:
+            phase.statuses[result] += 1
+            phase.lag.append(lag)
+            phase.http.append(done - sched)
+        if result == "stale":  # resync like a phone does: the next tap uses the true version
+            self.versions[key] = answer["version"]
+
+    async def ring(self, party, sched, phase):
+        pid = party["id"]
+        latencies = []
+        self.bell_log[pid].append((sched, phase, latencies))
+        if phase.measure:
+            phase.bells.append(latencies)
+            phase.bell_expected += self.phones_of[pid]
+        headers = {
+            "Cookie": party["host_cookie"],
+            "X-CSRFToken": party["csrf"],
+            "Accept": "application/json",
+        }
+        try:
+            status, data = await self.pool.request("POST", f"/parties/{pid}/host/bell/", headers)
+            phase.statuses[f"bell {status}"] += 1
+        except Exception as error:
+            phase.statuses[f"bell error {type(error).__name__}"] += 1
+        rewind = self.plan.get("rewind_dsn")
+        if rewind:
+            await asyncio.sleep(self.plan.get("rewind_after", 0.3))
+            await asyncio.to_thread(rewind_bell, rewind, pid)
+
+    async def party_loop(self, index, party, start, phases):
+        tables = party["tables"]
+        tasks = set()
+        k = index
+        t0 = start
+        for phase, spec in phases:
+            end = t0 + spec["duration"]
+            if index < spec["parties"]:
+                period = spec["period"]
+                t = t0 + (index / max(1, spec["parties"])) * period
+                while t < end:
+                    delay = t - now()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                    table = k % tables + 1
+                    k += 1
+                    task = asyncio.create_task(self.tap(party, table, t, phase))
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+                    t += period
+            t0 = end
+        if tasks:
+            await asyncio.wait(tasks, timeout=30)
+
+    async def bell_loop(self, party, start, phases):
+        bell = self.plan["bell"]
+        t0 = start
+        tasks = []
+        for phase, spec in phases:
+            end = t0 + spec["duration"]
+            t = t0 + bell["first"]
+            while t < end:
+                delay = t - now()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                tasks.append(asyncio.create_task(self.ring(party, t, phase)))
+                t += bell["period"]
+            t0 = end
+        if tasks:
+            await asyncio.wait(tasks, timeout=30)
+
+    # --- runs ---------------------------------------------------------------------------------
+    def phones(self):
+        items = []
+        self.phones_of = Counter()
+        for party in self.parties:
+            for phone in party["phones"]:
+                items.append((party, phone))
+                self.phones_of[party["id"]] += 1
+                for table in phone["tables"]:
+                    self.watchers[(party["id"], table)] += 1
+        return items
+
+    async def run(self):
+        for party in self.parties:
+            for table, version in party["versions"].items():
+                self.versions[(party["id"], int(table))] = version
+        started = now()
+        sockets = await self.connect_all(self.phones())
+        connect_s = now() - started
+        listeners = [asyncio.create_task(self.listen(p, ph, ws)) for p, ph, ws in sockets]
+        phases = [(Phase(spec), spec) for spec in self.plan["phases"]]
+        start = now() + 1.0
+        wall = time.time() + (start - now())
+        for phase, spec in phases:
+            phase.wall = (wall, wall + spec["duration"])
+            wall += spec["duration"]
+        loops = [self.party_loop(i, party, start, phases) for i, party in enumerate(self.parties)]
+        if self.plan.get("bell"):
+            loops += [self.bell_loop(party, start, phases) for party in self.parties]
+        await asyncio.gather(*loops)
+        await asyncio.sleep(self.plan.get("drain", 3.0))  # late deliveries still count
+        self.stopping = True
+        await asyncio.gather(*(ws.close() for _p, _ph, ws in sockets), return_exceptions=True)
+        for task in listeners:
+            task.cancel()
+        self.pool.close()
+        for phase, spec in phases:
+            if not phase.measure:
+                continue
+            bell_last = [max(lat) for lat in phase.bells if lat]
+            bell_all = [x for lat in phase.bells for x in lat]
+            out = {
+                "phase": phase.name,
+                "parties": spec["parties"],
+                "wall": phase.wall,
+                "msg_bytes": round(self.msg_bytes / max(1, self.msg_count)),
+                **summary(phase.latencies),
+                "delivered": phase.delivered,
+                "expected": phase.expected,
+                "taps": phase.taps,
+                "taps_per_s": round(phase.taps / phase.duration, 1),
+                "tap_status": dict(phase.statuses),
+                "http_p99_ms": pct(phase.http, 99),
+                "gen_lag_p99_ms": pct(phase.lag, 99),
+            }
+            if phase.bells:
+                out["bell"] = {
+                    "bells": len(phase.bells),
+                    "last_phone": summary(bell_last),
+                    "every_phone": summary(bell_all),
+                    "delivered": len(bell_all),
+                    "expected": phase.bell_expected,
+                }
+            print(json.dumps(out), flush=True)
+        print(
+            json.dumps(
+                {
+                    "phase": "_run",
+                    "phones": len(sockets),
+                    "connect_s": round(connect_s, 2),
+                    "closed_early": self.closed_early,
+                    "unmatched": self.unmatched,
+                    "extra": self.extra,
+                    "errors": dict(self.errors),
+                    "http_conns": self.pool.open,
+                }
+            ),
+            flush=True,
+        )
+
+    async def idle(self):
+        """S5: connect `warm` phones, report, then the rest, report; hold them until told."""
+        items = self.phones()
+        warm = self.plan.get("warm", 20)
+        first = await self.connect_all(items[:warm])
+        print(json.dumps({"phase": "warm", "phones": len(first)}), flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+        rest = await self.connect_all(items[warm:])
+        print(
+            json.dumps(
+                {"phase": "ready", "phones": len(first) + len(rest), "errors": dict(self.errors)}
+            ),
+            flush=True,
+        )
+        await asyncio.to_thread(sys.stdin.readline)
+        self.stopping = True
+        await asyncio.gather(*(ws.close() for _p, _ph, ws in first + rest), return_exceptions=True)
+
+
+def rewind_bell(dsn, party_id):
+    """S3 only: take the bell back out of the round (a bench-only rewind straight in the
+    database), so the same 400-phone party can ring again; the version bump makes the server
+    replay the round from its rows."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=False) as conn:
+        conn.execute(
+            "DELETE FROM parties_roundbell WHERE round_id IN "
+            "(SELECT id FROM parties_round WHERE party_id = %s AND status = 'playing')",
+            (party_id,),
+        )
+        conn.execute(
+            "UPDATE parties_round SET bell_at = NULL, version = version + 1 "
+            "WHERE party_id = %s AND status = 'playing'",
+            (party_id,),
+        )
+
+
+def main():
+    plan = json.load(open(sys.argv[1]))
+    generator = Generator(plan)
+    if "--idle" in sys.argv:
+        asyncio.run(generator.idle())
+    else:
+        asyncio.run(generator.run())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,525 @@
+"""Run a live-path scenario of PERFORMANCE.md against the app and the raw `websockets` baseline,
+interleaved in one session, and print one JSON line per target.
+
+    .venv/bin/python -m bench.live --scenario S1 --duration 60
+
+Each run starts its server afresh on core 0 (`taskset`), and the load generator (bench.gen)
+in its own process on core 1. The app runs in the production topology (DEBUG off, PostgreSQL,
+Redis channel layer) against a database this command creates and drops. Per-run lines go to
+stderr; the final lines (medians over the repeats) go to stdout. See bench/README.md.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from bench import fixtures
+from bench.procstat import Sampler, memory_kib
+
+ROOT = fixtures.ROOT
+PY = sys.executable
+SERVER_CORE, GEN_CORE = "0", "1"
+TASKSET = shutil.which("taskset") or "/usr/bin/taskset"
+
+
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One server process on the server core: the app under daphne, or the baseline."""
+
+    def __init__(self, target, env, html_bytes):
+        self.target = target
+        if target == "app":
+            self.port = free_port()
+            self.http = self.ws = f"127.0.0.1:{self.port}"
+            cmd = [
+                PY,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "bunco_site.asgi:application",
+            ]
+        else:
+            self.port = free_port()
+            while True:  # the baseline's websockets listen on port + 1
+                with socket.socket() as s:
+                    try:
+                        s.bind(("127.0.0.1", self.port + 1))
+                        break
+                    except OSError:
+                        self.port = free_port()
+            self.http, self.ws = f"127.0.0.1:{self.port}", f"127.0.0.1:{self.port + 1}"
+            cmd = [
+                PY,
+                "-m",
+                "bench.baseline",
+                "--port",
+                str(self.port),
+                "--html-bytes",
+                str(html_bytes),
+            ]
+        self.log = tempfile.NamedTemporaryFile(
+            "w+", prefix=f"bench-{target}-", suffix=".log", delete=False
+        )
+        self.proc = subprocess.Popen(  # noqa: S603 - our own fixed command line
+            [TASKSET, "-c", SERVER_CORE, *cmd],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://{self.http}/healthz", timeout=2) as r:
+                    if r.read() == b"ok":
+                        break
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError(f"{target} server did not start; see {self.log.name}")
+            time.sleep(0.2)
+        self.sampler = Sampler(self.proc.pid)
+        self.sampler.start()
+
+    def stop(self):
+        self.sampler.stop()
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)  # our own process group only
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+    def errors(self):
+        text = Path(self.log.name).read_text(errors="replace")
+        lines = [line for line in text.splitlines() if "Traceback" in line or "Error" in line]
+        return lines[:5]
+
+
+def gen_cmd(plan_path, *extra):
+    return [TASKSET, "-c", GEN_CORE, PY, "-m", "bench.gen", plan_path, *extra]
+
+
+def write_plan(plan):
+    f = tempfile.NamedTemporaryFile("w", prefix="bench-plan-", suffix=".json", delete=False)
+    json.dump(plan, f)
+    f.close()
+    return f.name
+
+
+def run_load(target, ctx, parties, phases, *, bell=None, timeout):
+    """One run: a fresh server, the generator to the end; the measured phases' results."""
+    if target == "app":
+        fixtures.refresh_versions(parties)
+        versions = [p["versions"] for p in parties]
+    else:
+        versions = [{k: 0 for k in p["versions"]} for p in parties]
+    server = Server(target, ctx["env"], ctx["html_bytes"])
+    plan = {
+        "http": server.http,
+        "ws": server.ws,
+        "origin": f"http://{server.ws}",
+        "parties": [{**p, "versions": v} for p, v in zip(parties, versions, strict=True)],
+        "phases": phases,
+        "drain": 3.0,
+    }
+    if bell:
+        plan["bell"] = bell
+        if target == "app":
+            plan["rewind_dsn"] = ctx["env"]["DATABASE_URL"]
+    path = write_plan(plan)
+    try:
+        out = subprocess.run(  # noqa: S603
+            gen_cmd(path), cwd=ROOT, capture_output=True, text=True, timeout=timeout
+        )
+    finally:
+        server.stop()
+        os.unlink(path)
+    if out.returncode != 0:
+        raise RuntimeError(f"generator failed:\n{out.stderr[-3000:]}")
+    lines = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    run_info = next(line for line in lines if line["phase"] == "_run")
+    results = []
+    for line in lines:
+        if line["phase"] == "_run":
+            continue
+        line["cpu_pct"] = server.sampler.cpu_pct(*line.pop("wall"))
+        line["rss_mb"] = server.sampler.peak_rss_mb()
+        line["run"] = run_info
+        line["loadavg_1m"] = round(os.getloadavg()[0], 2)  # others' load on this shared box
+        results.append(line)
+    errs = server.errors()
+    if errs:
+        log(f"  {target} server log ({server.log.name}):", *errs, sep="\n    ")
+    return results
+
+
+KEYS = (
+    "p50_ms",
+    "p95_ms",
+    "p99_ms",
+    "max_ms",
+    "delivered",
+    "expected",
+    "taps_per_s",
+    "cpu_pct",
+    "rss_mb",
+)
+
+
+def median_line(scenario, target, runs, extra=None):
+    line = {"scenario": scenario, "target": target}
+    for key in KEYS:
+        values = [r[key] for r in runs if r.get(key) is not None]
+        line[key] = statistics.median(values) if values else None
+    line["delivered"] = sum(r["delivered"] for r in runs)
+    line["expected"] = sum(r["expected"] for r in runs)
+    line["delivered_pct"] = round(100 * line["delivered"] / max(1, line["expected"]), 4)
+    line["runs"] = len(runs)
+    line["loadavg_1m"] = [r.get("loadavg_1m") for r in runs]
+    if extra:
+        line.update(extra)
+    return line
+
+
+def emit(line):
+    print(json.dumps(line), flush=True)
+
+
+def interleaved(ctx, repeats, run):
+    """app, baseline, app, baseline... `repeats` times each; {target: [results of run]}."""
+    results = {"app": [], "baseline": []}
+    for i in range(repeats):
+        for target in ("app", "baseline"):
+            r = run(target)
+            log(f"[{ctx['scenario']} run {i + 1}/{repeats} {target}] " + json.dumps(r))
+            results[target].append(r)
+    return results
+
+
+# --- scenarios -------------------------------------------------------------------------------
+
+
+def s1(ctx, args):
+    """100 parties x 12 phones, a tap a second per party (tables in turn), database on."""
+    parties = fixtures.make_parties(args.parties or 100, 12)
+    ctx["html_bytes"] = fixtures.table_html_bytes(parties[0]["id"])
+    phases = [
+        {
+            "name": "warmup",
+            "duration": args.warmup,
+            "parties": len(parties),
+            "period": 1.0,
+            "measure": False,
+        },
+        {"name": "steady", "duration": args.duration, "parties": len(parties), "period": 1.0},
+    ]
+    timeout = args.duration + args.warmup + 180
+    res = interleaved(
+        ctx, args.repeats, lambda t: run_load(t, ctx, parties, phases, timeout=timeout)[0]
+    )
+    lines = {
+        t: median_line("S1", t, res[t], {"parties": len(parties), "phones": 12 * len(parties)})
+        for t in res
+    }
+    add_ratio(lines)
+    lines["app"]["pass"] = (
+        lines["app"]["p50_ms"] <= 10
+        and lines["app"]["p99_ms"] <= 50
+        and lines["app"]["delivered_pct"] >= 99.99
+    )
+    for t in ("app", "baseline"):
+        emit(lines[t])
+
+
+def add_ratio(lines, key="p99_ms"):
+    a, b = lines["app"].get(key), lines["baseline"].get(key)
+    for k in ("p50_ms", "p99_ms"):
+        a, b = lines["app"].get(k), lines["baseline"].get(k)
+        lines["app"][f"ratio_{k[:3]}"] = round(a / b, 2) if a and b else None
+
+
+def s2(ctx, args):
+    """Capacity: grow the number of 12-phone parties (one run per step and target, interleaved)
+    until p99 passes 100 ms or delivery falls below 99.99%."""
+    steps = [int(n) for n in args.steps.split(",")]
+    parties = fixtures.make_parties(max(steps), 12)
+    ctx["html_bytes"] = fixtures.table_html_bytes(parties[0]["id"])
+    capacity = {"app": 0, "baseline": 0}
+    failed = {"app": False, "baseline": False}
+    all_lines = {"app": [], "baseline": []}
+    for n in steps:
+        for target in ("app", "baseline"):
+            if failed[target]:
+                continue
+            phases = [
+                {
+                    "name": "warmup",
+                    "duration": args.warmup,
+                    "parties": n,
+                    "period": 1.0,
+                    "measure": False,
+                },
+                {"name": "steady", "duration": args.duration, "parties": n, "period": 1.0},
+            ]
+            r = run_load(
+                target, ctx, parties[:n], phases, timeout=args.duration + args.warmup + 300
+            )[0]
+            line = median_line("S2", target, [r], {"parties": n, "phones": 12 * n})
+            ok = (
+                line["p99_ms"] is not None
+                and line["p99_ms"] <= 100
+                and line["delivered_pct"] >= 99.99
+            )
+            line["step_ok"] = ok
+            detail = {
+                "run": r["run"],
+                "tap_status": r["tap_status"],
+                "gen_lag_p99_ms": r["gen_lag_p99_ms"],
+            }
+            log(f"[S2 {n} parties {target}] " + json.dumps({**line, **detail}))
+            emit(line)
+            all_lines[target].append(line)
+            if ok:
+                capacity[target] = n
+            else:
+                failed[target] = True
+        if all(failed.values()):
+            break
+    for target in ("app", "baseline"):
+        emit(
+            {
+                "scenario": "S2",
+                "target": target,
+                "summary": True,
+                "capacity_parties": capacity[target],
+                "capacity_is_lower_bound": not failed[target],
+                "steps": steps,
+                "pass": capacity[target] >= 250 if target == "app" else None,
+            }
+        )
+
+
+def s3(ctx, args):
+    """One 400-phone party (100 tables), a tap at each table every 3 s, the host's bell every
+    10 s; the figure is the bell's latency to the party's last phone."""
+    players = args.phones or 400
+    parties = fixtures.make_parties(1, players, max_players=players)
+    ctx["html_bytes"] = fixtures.table_html_bytes(parties[0]["id"])
+    tables = parties[0]["tables"]
+    period = 3.0 / tables
+    phases = [
+        {
+            "name": "warmup",
+            "duration": args.warmup,
+            "parties": 1,
+            "period": period,
+            "measure": False,
+        },
+        {"name": "steady", "duration": args.duration, "parties": 1, "period": period},
+    ]
+    bell = {"first": 5.0, "period": 10.0}
+    timeout = args.duration + args.warmup + 180
+    res = interleaved(
+        ctx,
+        args.repeats,
+        lambda t: run_load(t, ctx, parties, phases, bell=bell, timeout=timeout)[0],
+    )
+    lines = {}
+    for target, runs in res.items():
+        bells = [r["bell"] for r in runs if "bell" in r]
+        line = {"scenario": "S3", "target": target}
+        for key in ("p50_ms", "p95_ms", "p99_ms", "max_ms"):
+            line[key] = statistics.median(b["last_phone"][key] for b in bells)
+        line["delivered"] = sum(b["delivered"] for b in bells)
+        line["expected"] = sum(b["expected"] for b in bells)
+        line["delivered_pct"] = round(100 * line["delivered"] / max(1, line["expected"]), 4)
+        line["taps_per_s"] = statistics.median(r["taps_per_s"] for r in runs)
+        line["cpu_pct"] = statistics.median(r["cpu_pct"] for r in runs)
+        line["rss_mb"] = statistics.median(r["rss_mb"] for r in runs)
+        line["measures"] = "bell: scheduled ring -> its last phone (ms); delivered = bell messages"
+        line["bells"] = sum(b["bells"] for b in bells)
+        line["bell_every_phone_p99_ms"] = statistics.median(
+            b["every_phone"]["p99_ms"] for b in bells
+        )
+        line["tap_p50_ms"] = statistics.median(r["p50_ms"] for r in runs)
+        line["tap_p99_ms"] = statistics.median(r["p99_ms"] for r in runs)
+        line["tap_delivered"] = sum(r["delivered"] for r in runs)
+        line["tap_expected"] = sum(r["expected"] for r in runs)
+        line["phones"] = players
+        line["tables"] = tables
+        line["runs"] = len(runs)
+        lines[target] = line
+    add_ratio(lines)
+    a = lines["app"]
+    a["pass"] = a["p99_ms"] <= 100 and (a["ratio_p99"] or 99) <= 4
+    for t in ("app", "baseline"):
+        emit(lines[t])
+
+
+def s4(ctx, args):
+    """Twice the capacity load for 60 s, then back: no collapse (the 'after' phase recovers)."""
+    n = args.parties or 200
+    parties = fixtures.make_parties(2 * n, 12)
+    ctx["html_bytes"] = fixtures.table_html_bytes(parties[0]["id"])
+    phases = [
+        {"name": "warmup", "duration": args.warmup, "parties": n, "period": 1.0, "measure": False},
+        {"name": "before", "duration": 20, "parties": n, "period": 1.0},
+        {"name": "surge", "duration": args.duration, "parties": 2 * n, "period": 1.0},
+        {"name": "after", "duration": 30, "parties": n, "period": 1.0},
+    ]
+    for target in ("app", "baseline"):
+        for r in run_load(target, ctx, parties, phases, timeout=args.duration + args.warmup + 400):
+            line = median_line(
+                "S4",
+                target,
+                [r],
+                {"phase": r["phase"], "parties": r["parties"], "tap_status": r["tap_status"]},
+            )
+            log(f"[S4 {target} {r['phase']}] " + json.dumps(r))
+            emit(line)
+
+
+def s5(ctx, args):
+    """Memory per connected idle phone: the server's RSS growth from a few phones to N."""
+    n = args.phones or 1000
+    parties = fixtures.make_parties(-(-n // 12), 12)
+    ctx["html_bytes"] = 0
+    per = {"app": [], "baseline": []}
+    peaks = {"app": [], "baseline": []}
+    warm = 24
+    for i in range(args.repeats):
+        for target in ("app", "baseline"):
+            server = Server(target, ctx["env"], 0)
+            plan = {
+                "http": server.http,
+                "ws": server.ws,
+                "origin": f"http://{server.ws}",
+                "parties": parties,
+                "phases": [],
+                "warm": warm,
+            }
+            path = write_plan(plan)
+            gen = subprocess.Popen(  # noqa: S603
+                gen_cmd(path, "--idle"),
+                cwd=ROOT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            try:
+                first = json.loads(gen.stdout.readline())
+                time.sleep(2)
+                before = memory_kib(server.proc.pid)
+                gen.stdin.write("go\n")
+                gen.stdin.flush()
+                ready = json.loads(gen.stdout.readline())
+                time.sleep(3)  # let the server settle (buffers, the layer's subscriptions)
+                after = memory_kib(server.proc.pid)
+                gen.stdin.write("stop\n")
+                gen.stdin.flush()
+                gen.wait(60)
+            finally:
+                if gen.poll() is None:
+                    gen.kill()
+                server.stop()
+                os.unlink(path)
+            added = ready["phones"] - first["phones"]
+            kib = (after - before) / max(1, added)
+            log(
+                f"[S5 run {i + 1} {target}] phones {ready['phones']} rss {before}->{after} KiB "
+                f"= {kib:.1f} KiB/phone errors {ready['errors']}"
+            )
+            per[target].append(kib)
+            peaks[target].append(after / 1024)
+            ctx.setdefault("connected", {})[target] = ready["phones"]
+    for target in ("app", "baseline"):
+        line = {
+            "scenario": "S5",
+            "target": target,
+            "p50_ms": None,
+            "p95_ms": None,
+            "p99_ms": None,
+            "max_ms": None,
+            "delivered": ctx["connected"][target],
+            "expected": len(parties) * 12,
+            "taps_per_s": 0,
+            "cpu_pct": None,
+            "rss_mb": round(statistics.median(peaks[target]), 1),
+            "kib_per_phone": round(statistics.median(per[target]), 1),
+            "runs": args.repeats,
+        }
+        if target == "app":
+            line["pass"] = line["kib_per_phone"] <= 48
+        emit(line)
+
+
+SCENARIOS = {"S1": s1, "S2": s2, "S3": s3, "S4": s4, "S5": s5}
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--scenario", required=True, choices=sorted(SCENARIOS))
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=None,
+        help="measured seconds per run (S1 60, S2 20 per step, S3 60, S4 60)",
+    )
+    parser.add_argument("--warmup", type=float, default=5.0, help="unmeasured seconds first")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per target (S1, S3, S5)")
+    parser.add_argument("--parties", type=int, help="S1: parties (100); S4: the 1x load (200)")
+    parser.add_argument("--phones", type=int, help="S3: phones in the party (400); S5 (1000)")
+    parser.add_argument(
+        "--steps",
+        default="100,150,200,250,300,350,400",
+        help="S2: the party counts to try, in order",
+    )
+    args = parser.parse_args()
+    if args.duration is None:
+        args.duration = 20.0 if args.scenario == "S2" else 60.0
+    os.sched_setaffinity(0, {int(GEN_CORE)})
+    database = fixtures.create_database()
+    ctx = {"scenario": args.scenario, "env": fixtures.server_env(database)}
+    started = time.time()
+    try:
+        fixtures.migrate(ctx["env"])
+        fixtures.setup_django(ctx["env"])
+        SCENARIOS[args.scenario](ctx, args)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        fixtures.drop_database(database)
+        log(f"[{args.scenario}] done in {time.time() - started:.0f} s; dropped {database}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""A server's CPU time and memory, read from /proc (no psutil needed)."""
+
+import os
+import threading
+import time
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+
+
+def memory_kib(pid, key="VmRSS"):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+class Sampler(threading.Thread):
+    """Samples (wall time, cpu seconds, rss KiB) of `pid` every `every` seconds."""
+
+    def __init__(self, pid, every=0.5):
+        super().__init__(daemon=True)
+        self.pid, self.every = pid, every
+        self.samples = []
+        self.done = threading.Event()
+
+    def run(self):
+        while not self.done.is_set():
+            try:
+                self.samples.append((time.time(), cpu_seconds(self.pid), memory_kib(self.pid)))
+            except (FileNotFoundError, ProcessLookupError):
+                return
+            self.done.wait(self.every)
+
+    def stop(self):
+        self.done.set()
+        self.join()
+
+    def cpu_pct(self, start, end):
+        """Server CPU over [start, end] (wall times), as % of one core."""
+        inside = [s for s in self.samples if start <= s[0] <= end]
+        if len(inside) < 2:
+            return None
+        (t0, c0, _), (t1, c1, _) = inside[0], inside[-1]
+        return round(100 * (c1 - c0) / (t1 - t0), 1) if t1 > t0 else None
+
+    def peak_rss_mb(self):
+        return round(max((s[2] for s in self.samples), default=0) / 1024, 1)
