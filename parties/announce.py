@@ -29,7 +29,7 @@ def on_commit_table(party, round_, live_round, number):
     def push():
         html = live.render_table(
             party=party, round_=round_, live=live_round, number=number,
-            names=live.names_of(party), seq=seq,
+            names=live_round.names, seq=seq,
         )
         version = live_round.extras[number - 1].version
         _send(

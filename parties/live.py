@@ -5,8 +5,6 @@ from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 
-from parties.models import Player
-
 PHASE_LABELS = {
     "playing": "Rolling",
     "finishing": "Bell! Finish your turn",
@@ -29,15 +27,6 @@ class SideView:
     points: int
     won: bool
     rolloff_score: int | None
-
-
-def names_of(party):
-    return {
-        str(pid): (name, ghost)
-        for pid, name, ghost in Player.objects.filter(party=party).values_list(
-            "id", "name", "is_ghost"
-        )
-    }
 
 
 def table_context(*, party, round_, live, number, names, seq):

@@ -163,14 +163,14 @@ def roll_record(
         if called is None and (kind := call_needed(table, fact.dice)):
             return TapResult("ask_call", extras.version, party.seq, ask=kind)
     except (InvalidRoll, NotAllowed) as error:
-        raise PartyError(str(error)) from None
+        raise PartyError(str(error)) from error
 
     roller_id = int(table.roller)
     phase = Roll.Phase.ROLLOFF if table.rolloff_needed else Roll.Phase.PLAY
     faces = list(fact.dice) + [None] * (4 - len(fact.dice))
     roll = Roll.objects.create(
         round=round_,
-        table=Table.objects.get(party=party, number=table_number),
+        table_id=live.table_ids[table_number - 1],
         roller_id=roller_id,
         phase=phase,
         die1=faces[0],

@@ -204,11 +204,10 @@ def live_tables(party, round_, numbers=None):
     state_ = live_round(party, round_)
     if state_ is None:
         return []
-    names = live.names_of(party)
     count = len(state_.seating)
     return [
         live.table_context(
-            party=party, round_=round_, live=state_, number=n, names=names, seq=party.seq
+            party=party, round_=round_, live=state_, number=n, names=state_.names, seq=party.seq
         )
         for n in (numbers or range(1, count + 1))
         if 1 <= n <= count

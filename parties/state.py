@@ -5,7 +5,7 @@ rounds it serves, keyed by the round's version, so a tap costs one fold step, no
 any other process's write bumps the version and the next reader replays from the database.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 
 from parties.models import Roll, Round, RoundBell, Seat
@@ -30,8 +30,11 @@ class TableExtras:
 class LiveRound:
     round_id: int
     version: int
+    started_at: object  # with the id, names the round even where a test database reuses ids
     seating: tuple  # per table, the player ids (str) in seat order
     ghosts: frozenset
+    table_ids: tuple  # the Table row ids, head table first
+    names: dict  # player id (str) -> (name, is_ghost), for the fragments
     state: RoundState
     extras: tuple = field(default_factory=tuple)  # TableExtras per table
 
@@ -43,12 +46,10 @@ class LiveRound:
         state = self.state.roll(number, fact)
         extras = list(self.extras)
         extras[number - 1] = _after(extras[number - 1], state.tables[number - 1], roll_id, fact)
-        return LiveRound(self.round_id, version, self.seating, self.ghosts, state, tuple(extras))
+        return replace(self, version=version, state=state, extras=tuple(extras))
 
     def apply_bell(self, version):
-        return LiveRound(
-            self.round_id, version, self.seating, self.ghosts, self.state.ring_bell(), self.extras
-        )
+        return replace(self, version=version, state=self.state.ring_bell())
 
 
 def _after(extras, table, roll_id, fact):
@@ -81,29 +82,38 @@ def forget_all():
 
 
 def seating_of(round_):
+    """The round's seating as scoring wants it, with the table ids and the names to show."""
     seats = Seat.objects.filter(round=round_).select_related("player").order_by(
         "table__number", "position"
     )
-    tables, ghosts = [], set()
-    for _number, table_seats in groupby(seats, key=lambda seat: seat.table_id):
+    tables, table_ids, ghosts, names = [], [], set(), {}
+    for table_id, table_seats in groupby(seats, key=lambda seat: seat.table_id):
         ids = []
         for seat in table_seats:
-            ids.append(str(seat.player_id))
+            key = str(seat.player_id)
+            ids.append(key)
+            names[key] = (seat.player.name, seat.player.is_ghost)
             if seat.player.is_ghost:
-                ghosts.add(str(seat.player_id))
+                ghosts.add(key)
         tables.append(tuple(ids))
-    return tuple(tables), frozenset(ghosts)
+        table_ids.append(table_id)
+    return tuple(tables), frozenset(ghosts), tuple(table_ids), names
 
 
 def load(round_: Round, rules) -> LiveRound:
     """The live state of `round_` at its current version (call inside the write's lock)."""
     cached = _cache.get(round_.id)
-    if cached is not None and cached.version == round_.version:
+    if (
+        cached is not None
+        and cached.version == round_.version
+        and cached.started_at == round_.started_at
+    ):
         return cached
-    seating, ghosts = seating_of(round_)
+    seating, ghosts, table_ids, names = seating_of(round_)
     state = RoundState.start(seating, rules, round_.target, ghosts=ghosts)
     live = LiveRound(
-        round_.id, round_.version, seating, ghosts, state, (TableExtras(),) * len(seating)
+        round_.id, round_.version, round_.started_at, seating, ghosts, table_ids, names, state,
+        (TableExtras(),) * len(seating),
     )
     rolls = Roll.objects.filter(round=round_).select_related("table").order_by("id")
     bells = list(RoundBell.objects.filter(round=round_).order_by("after_roll_id", "id"))
@@ -123,7 +133,7 @@ def load(round_: Round, rules) -> LiveRound:
         TableExtras(**{**e.__dict__, "version": e.version + v})
         for e, v in zip(live.extras, voids, strict=True)
     )
-    live = LiveRound(live.round_id, round_.version, seating, ghosts, live.state, extras)
+    live = replace(live, version=round_.version, extras=extras)
     remember(live)
     return live
 

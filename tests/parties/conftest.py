@@ -113,3 +113,13 @@ def other_host(party):
     browser = Browser()
     create_party(browser, names=["Wu", "Xi", "Yan", "Zoe"])
     return browser
+
+
+@pytest.fixture(autouse=True)
+def _fresh_round_state_cache():
+    # The live-state cache lives in the process, and a test database may reuse a round's id.
+    from parties import state
+
+    state.forget_all()
+    yield
+    state.forget_all()

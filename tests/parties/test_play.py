@@ -1,0 +1,315 @@
+"""Live play through the services: taps, the bell, finishing turns, roll-offs, closing a round,
+and every preset played to the end of the night."""
+
+import random
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from parties import play, selectors, state
+from parties.models import Correction, Party, Roll, Round, RoundBell, ScoreSheetLine, Seat
+from parties.services import PartyError, party_create
+from scoring import PRESETS
+
+pytestmark = pytest.mark.django_db
+NAMES = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Lou"]
+
+
+def new_party(preset="standard", names=NAMES, **changes):
+    from dataclasses import replace
+
+    rules = replace(PRESETS[preset], **changes) if changes else PRESETS[preset]
+    return party_create(name="Test night", player_names=list(names), preset=preset, rules=rules)
+
+
+def live(party):
+    party.refresh_from_db()
+    round_ = selectors.current_round(party)
+    return round_, state.load(round_, party.rules)
+
+
+def tap(party, table, dice, called=None, tap_id=None):
+    _round, now = live(party)
+    return play.roll_record(
+        party=party, table_number=table, tap_id=tap_id or uuid.uuid4(), dice=tuple(dice),
+        called=called, seen=now.extras[table - 1].version, by=f"table {table}",
+    )
+
+
+def points(party, table):
+    return live(party)[1].table(table).points
+
+
+@pytest.fixture
+def party():
+    p = new_party()
+    play.round_start(party=p, by="host")
+    return p
+
+
+def test_taps_before_the_round_starts_are_refused_and_change_nothing():
+    p = new_party()
+    with pytest.raises(PartyError, match="has not started yet"):
+        tap(p, 1, (1, 2, 3))
+    assert Roll.objects.count() == 0
+
+
+def test_a_roll_is_scored_by_the_rules_and_keeps_the_turn(party):
+    result = tap(party, 2, (1, 1, 4))  # round 1: two 1s
+    assert result.status == "saved" and result.table_version == 1
+    table = live(party)[1].table(2)
+    assert table.points == (2, 0)
+    assert table.turn_seat == 1  # it scored, so the same player rolls again
+    tap(party, 2, (2, 2, 6))  # nothing for 1s: 2, 2, 6 is not 10
+    assert live(party)[1].table(2).turn_seat == 2
+    assert points(party, 2) == (2, 0)
+
+
+def test_a_retried_tap_is_recorded_once(party):
+    tap_id = uuid.uuid4()
+    first = tap(party, 2, (1, 3, 4), tap_id=tap_id)
+    again = play.roll_record(
+        party=party, table_number=2, tap_id=tap_id, dice=(1, 3, 4), called=None, seen=0,
+        by="table 2",
+    )
+    assert (first.status, again.status) == ("saved", "duplicate")
+    assert Roll.objects.count() == 1
+    assert points(party, 2) == (1, 0)
+
+
+def test_a_stale_tap_is_refused_with_the_current_version(party):
+    tap(party, 2, (1, 3, 4))
+    with pytest.raises(play.StaleTap) as refused:
+        play.roll_record(party=party, table_number=2, tap_id=uuid.uuid4(), dice=(1, 1, 1),
+                         called=True, seen=0, by="table 2")
+    assert refused.value.version == 1
+    assert Roll.objects.count() == 1
+
+
+def test_bad_dice_are_refused_with_a_readable_message(party):
+    for dice in [(1, 2), (0, 1, 2), (1, 2, 7), (1, 2, 3, 4)]:
+        with pytest.raises(PartyError):
+            tap(party, 2, dice)
+    assert Roll.objects.count() == 0
+
+
+def test_a_bunco_asks_whether_it_was_called_and_an_uncalled_one_scores_nothing(party):
+    asked = tap(party, 2, (1, 1, 1))
+    assert (asked.status, asked.ask) == ("ask_call", "bunco")
+    assert Roll.objects.count() == 0
+    tap(party, 2, (1, 1, 1), called=False)
+    table = live(party)[1].table(2)
+    assert table.points == (0, 0) and table.turn_seat == 2  # no points, so the dice pass
+    tap(party, 2, (1, 1, 1), called=True)
+    assert points(party, 2) == (0, 21)
+
+
+def test_a_bunco_at_another_table_rings_no_bell_under_standard_rules(party):
+    tap(party, 2, (1, 1, 1), called=True)
+    round_, now = live(party)
+    assert not now.state.bell and round_.bell_at is None
+    assert not RoundBell.objects.exists()
+
+
+def play_until_bell(party):
+    """The head table rolls a Bunco: 21 points rings the bell for every table."""
+    tap(party, 1, (1, 1, 1), called=True)
+
+
+def test_the_head_table_reaching_21_rings_the_bell_once_for_every_table(party):
+    tap(party, 3, (1, 2, 3))  # table 3's scorekeeper is mid-turn with 1 point
+    seq_before = Party.objects.get(pk=party.pk).seq
+    play_until_bell(party)
+    round_, now = live(party)
+    assert now.state.bell and now.state.bell_table == 1 and round_.bell_at is not None
+    assert Party.objects.get(pk=party.pk).seq > seq_before
+    assert now.table(1).finishing  # the bell ringer finishes the turn
+    assert now.table(3).finishing  # a turn under way is finished
+    assert now.table(2).rolloff_needed  # no roll yet: stops at once, 0-0 is a tie
+    tap(party, 1, (1, 4, 5))  # points rolled while finishing count
+    assert points(party, 1) == (22, 0)
+    play.bell_ring(party=party, by="host")  # a second bell changes nothing
+    assert not RoundBell.objects.exists()
+
+
+def test_a_table_that_is_done_refuses_taps(party):
+    play_until_bell(party)
+    tap(party, 1, (2, 3, 4))  # the ringer's turn ends: table 1 is done
+    assert live(party)[1].table(1).done
+    count = Roll.objects.count()
+    with pytest.raises(PartyError, match="table's round is over"):
+        tap(party, 1, (1, 1, 2))
+    assert Roll.objects.count() == count
+
+
+def finish_round(party):
+    """Bell at the head table, then every table finishes and settles its roll-off."""
+    round_, _now = live(party)
+    play_until_bell(party)
+    for _ in range(200):
+        if Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED:
+            return
+        _round, now = live(party)
+        number, table = next((n, t) for n, t in enumerate(now.state.tables, 1) if not t.done)
+        # In a roll-off the scorekeeper's first roll scores 1 and everything else misses,
+        # so the scorekeeper's side leads once everyone has rolled.
+        first_roll = table.turn == table.first_seat and table.turn_rolls == 0
+        scores = table.rolloff_needed and first_roll and table.rolloff.scores == (0, 0)
+        tap(party, number, (1, 2, 3) if scores else (2, 3, 4))
+    raise AssertionError("the round did not close")
+
+
+def test_when_every_table_is_done_the_sheets_are_marked_and_everyone_moves_once(party):
+    round_, before = live(party)
+    finish_round(party)
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.CLOSED
+    lines = ScoreSheetLine.objects.filter(round=round_)
+    assert lines.count() == 12
+    assert sorted(lines.values_list("won", flat=True)) == [False] * 6 + [True] * 6
+    head_winners = {int(p) for p in before.state.tables[0].seats[::2]}  # seats 1, 3: 21 points
+    nxt = Round.objects.get(party=party, number=2)
+    assert (nxt.target, nxt.status) == (2, Round.Status.WAITING)
+    seats = Seat.objects.filter(round=nxt)
+    assert seats.count() == 12
+    assert {s.player_id for s in seats.filter(table__number=1)} >= head_winners
+    # The head winners split up: new partners for everyone at the head table.
+    head = {s.position: s.player_id for s in seats.filter(table__number=1)}
+    assert {head[1], head[3]} != head_winners
+    bunco_roller = Roll.objects.filter(round=round_, die1=1, die2=1, die3=1).get().roller
+    assert ScoreSheetLine.objects.get(round=round_, player=bunco_roller).buncos == 1
+
+
+def test_taps_after_the_round_closed_are_refused(party):
+    finish_round(party)
+    with pytest.raises(PartyError, match="has not started yet"):
+        tap(party, 2, (2, 2, 2))
+
+
+def test_undo_voids_the_last_roll_and_the_numbers_recompute(party):
+    tap(party, 2, (1, 1, 3))
+    tap(party, 2, (1, 4, 5))
+    _round, now = live(party)
+    version = play.roll_undo(party=party, table_number=2, seen=now.extras[1].version, by="table 2")
+    assert version == 3  # three facts at the table: two rolls and a void
+    assert points(party, 2) == (2, 0)
+    voided = Roll.objects.get(voided_by__isnull=False)
+    assert voided.dice == (1, 4, 5)
+    assert Correction.objects.get().made_by == "table 2"
+
+
+def test_undoing_the_bell_ringing_roll_unrings_the_bell(party):
+    play_until_bell(party)
+    _round, now = live(party)
+    play.roll_undo(party=party, table_number=1, seen=now.extras[0].version, by="table 1")
+    round_, now = live(party)
+    assert not now.state.bell and round_.bell_at is None
+    assert now.table(1).points == (0, 0)
+
+
+def test_the_host_voids_any_roll_and_the_correction_is_kept(party):
+    tap(party, 3, (1, 1, 2))
+    tap(party, 3, (1, 5, 6))
+    first = Roll.objects.order_by("id").first()
+    play.roll_void(party=party, roll_id=first.id, by="host", note="misheard")
+    assert points(party, 3) == (1, 0)
+    correction = Correction.objects.get()
+    assert (correction.made_by, correction.note) == ("host", "misheard")
+    with pytest.raises(PartyError):
+        play.roll_void(party=party, roll_id=first.id, by="host")
+
+
+def test_the_host_rings_the_bell_by_hand_once(party):
+    tap(party, 2, (1, 2, 3))
+    play.bell_ring(party=party, by="host")
+    play.bell_ring(party=party, by="host")
+    assert RoundBell.objects.get().rung_by == "host"
+    _round, now = live(party)
+    assert now.state.bell and now.state.bell_table is None
+    assert now.table(2).finishing and now.table(1).rolloff_needed
+
+
+def test_a_paused_party_refuses_taps_until_it_resumes(party):
+    play.party_pause(party=party)
+    with pytest.raises(PartyError, match="paused"):
+        tap(party, 2, (1, 2, 3))
+    play.party_resume(party=party)
+    assert tap(party, 2, (1, 2, 3)).status == "saved"
+
+
+def test_the_clock_rings_the_bell_only_once_time_is_up():
+    p = new_party("tournament")
+    play.round_start(party=p, by="host")
+    round_ = Round.objects.get(party=p, number=1)
+    assert round_.ends_at is not None
+    with pytest.raises(PartyError, match="not run out"):
+        play.bell_ring(party=p, by="clock")
+    Round.objects.filter(pk=round_.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
+    play.bell_ring(party=p, by="clock")
+    assert RoundBell.objects.get().rung_by == "clock"
+
+
+def test_a_tap_after_the_clock_ran_out_rings_the_bell_first():
+    p = new_party("tournament")
+    play.round_start(party=p, by="host")
+    tap(p, 1, (1, 2, 3))
+    Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
+    tap(p, 1, (1, 4, 5))  # finishes the turn under way
+    assert RoundBell.objects.get().rung_by == "clock"
+
+
+def test_ending_the_party_early_refuses_taps_and_keeps_the_rolls(party):
+    tap(party, 2, (1, 2, 3))
+    play.party_end(party=party)
+    party.refresh_from_db()
+    assert party.status == Party.Status.FINISHED
+    with pytest.raises(PartyError, match="over"):
+        tap(party, 2, (1, 2, 3))
+    assert Roll.objects.count() == 1
+
+
+NIGHTS = [(preset, 12) for preset in sorted(PRESETS)] + [("standard", 11), ("boxed4", 9)]
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: pushes go out, the state cache fills
+@pytest.mark.parametrize("preset, players", NIGHTS)
+def test_every_preset_plays_a_whole_night_through_the_services(preset, players):
+    """Random dice (seeded), every table rolling in turn, the host ringing the bell in timed
+    rounds, roll-offs settled: the night ends with every round closed exactly once."""
+    rng = random.Random(f"{preset}-{players}")
+    p = new_party(preset, names=NAMES[:players], sets=1, break_after_set=0)
+    rules = p.rules
+    rounds_played = 0
+    for _ in range(20000):
+        p.refresh_from_db()
+        if p.status == Party.Status.FINISHED:
+            break
+        if p.status == Party.Status.BREAK:
+            play.party_resume(party=p)
+            continue
+        round_, now = live(p)
+        if round_.status == Round.Status.WAITING:
+            play.round_start(party=p, by="host")
+            rounds_played += 1
+            continue
+        open_tables = [n for n, t in enumerate(now.state.tables, 1) if not t.done]
+        if rules.round_end == "timed" and not now.state.bell and now.state.tables[0].rolls > 30:
+            play.bell_ring(party=p, by="host")
+            continue
+        number = rng.choice(open_tables)
+        dice = tuple(rng.randint(1, 6) for _ in range(rules.dice))
+        result = tap(p, number, dice)
+        if result.status == "ask_call":
+            tap(p, number, dice, called=rng.random() < 0.9)
+    else:
+        raise AssertionError("the night did not end")
+    assert rounds_played == 6
+    assert Round.objects.filter(party=p, status=Round.Status.CLOSED).count() == 6
+    real = p.players.filter(is_ghost=False)
+    for player in real:
+        assert ScoreSheetLine.objects.filter(player=player).count() == 6  # W + L = rounds
+    rows, prizes = selectors.party_results(p)
+    assert len(rows) == players
+    assert [name for name, _winners in prizes]  # the chosen prize categories are listed
