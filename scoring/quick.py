@@ -41,8 +41,8 @@ def quick_dice(outcome: str, target: int, rules: Rules, face: int | None = None)
 
 
 def call_needed(table: TableRound, dice) -> str | None:
-    """"bunco" or "mini_bunco" when these dice, rolled now at `table`, score only if the roller
-    called it out, else None (the scorekeeper's phone then asks "Did they call it?")."""
+    """The kind ("bunco" or "mini_bunco") when these dice, rolled now at `table`, score only if
+    the roller called it out, else None (the scorekeeper's phone then asks "Did they call it?")."""
     rules = table.rules
     if table.rolloff_needed and rules.tie_break == "rolloff_dice_total":
         return None  # only the faces' total counts
