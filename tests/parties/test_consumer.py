@@ -1,0 +1,81 @@
+"""The websocket: who may connect, what it pushes after a commit, and the heartbeat."""
+
+import json
+import uuid
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from bunco_site.asgi import application
+from parties import play
+from parties.models import AccessLink
+from tests.parties.conftest import Browser, create_party, redeem
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def _phone_cookie(party, **link):
+    browser = Browser()
+    redeem(browser, AccessLink.objects.get(party=party, **link))
+    return f"sessionid={browser.cookies['sessionid'].value}"
+
+
+async def connect(party_id, cookie, tables=""):
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/parties/{party_id}/?tables={tables}",
+        headers=[(b"origin", b"http://localhost"), (b"cookie", cookie.encode()),
+                 (b"host", b"localhost")],
+    )
+    connected, code = await communicator.connect()
+    return communicator, connected, code
+
+
+async def test_a_phone_with_a_link_connects_and_answers_the_heartbeat():
+    party = await sync_to_async(create_party)(Browser())
+    cookie = await sync_to_async(_phone_cookie)(party, role="player", player__name="Ann")
+    phone, connected, _code = await connect(party.id, cookie, "2")
+    assert connected
+    await phone.send_to(text_data="ping")
+    assert await phone.receive_from() == "pong"
+    await phone.disconnect()
+
+
+async def test_a_stranger_or_another_partys_phone_is_refused():
+    party = await sync_to_async(create_party)(Browser())
+    other = await sync_to_async(create_party)(Browser(), names=["Wu", "Xi", "Yan", "Zoe"])
+    cookie = await sync_to_async(_phone_cookie)(other, role="host")
+    for jar in ("", cookie):
+        phone, connected, code = await connect(party.id, jar, "1")
+        assert not connected and code == 4403
+
+
+async def test_a_roll_is_pushed_to_that_tables_phones_only_and_the_bell_to_all():
+    party = await sync_to_async(create_party)(Browser())
+    cookie = await sync_to_async(_phone_cookie)(party, role="player", player__name="Ann")
+    at_two, ok2, _ = await connect(party.id, cookie, "2")
+    at_three, ok3, _ = await connect(party.id, cookie, "3")
+    assert ok2 and ok3
+    await sync_to_async(play.round_start)(party=party, by="host")
+    started = json.loads(await at_two.receive_from())
+    assert started["type"] == "round" and started["what"] == "started"
+    await at_three.receive_from()
+
+    await sync_to_async(play.roll_record)(
+        party=party, table_number=2, tap_id=uuid.uuid4(), dice=(1, 1, 5), called=None,
+        seen=0, by="table 2",
+    )
+    pushed = json.loads(await at_two.receive_from())
+    assert (pushed["type"], pushed["table"], pushed["version"]) == ("table", 2, 1)
+    assert 'id="table-2"' in pushed["html"] and ">2</div>" in pushed["html"]
+    assert await at_three.receive_nothing()  # table 3's phone is not told about table 2
+
+    await sync_to_async(play.bell_ring)(party=party, by="host")
+    for phone in (at_two, at_three):
+        messages = [json.loads(await phone.receive_from()) for _ in range(2)]
+        assert {m["type"] for m in messages} == {"bell", "table"}
+        bell = next(m for m in messages if m["type"] == "bell")
+        assert bell["by"] == "host" and bell["seq"] > started["seq"]
+    await at_two.disconnect()
+    await at_three.disconnect()
