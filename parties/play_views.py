@@ -12,7 +12,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from parties import access, play, selectors
+from parties import access, play, roster, selectors
 from parties.services import PartyError
 from scoring import InvalidRoll
 from scoring.quick import quick_dice
@@ -174,4 +174,26 @@ def roll_void(request, party_id, roll_id):
         request, party, grant,
         lambda: play.roll_void(party=party, roll_id=roll_id, by="host"),
         "The roll was voided; the scores have been recomputed.",
+    )
+
+
+@require_POST
+def player_leave(request, party_id):
+    party, grant = access.require_host(request, party_id)
+
+    def leave():
+        roster.player_leave(party=party, player_id=_int(request.POST.get("player"), "player"))
+
+    return _party_action(request, party, grant, leave, "A ghost takes their seat from now on.")
+
+
+@require_POST
+def player_arrive(request, party_id):
+    party, grant = access.require_host(request, party_id)
+
+    def arrive():
+        roster.player_arrive(party=party, name=request.POST.get("name", ""))
+
+    return _party_action(
+        request, party, grant, arrive, "Welcome! They take a ghost's seat; their link is below."
     )

@@ -112,7 +112,8 @@ def _first_round_for_seating(party):
 def party_reshuffle(*, party: Party) -> None:
     """Draw a new random seating for round 1."""
     first = _first_round_for_seating(party)
-    players = list(party.players.all())
+    # Those seated now: a player who left (or the ghost a late arrival replaced) stays out.
+    players = [seat.player for seat in first.seats.select_related("player")]
     tables = list(party.tables.all())
     first.seats.all().delete()
     _seat_round(first, tables, _first_seating(players, party.rules))

@@ -32,6 +32,8 @@ urlpatterns = [
     path("parties/<int:party_id>/host/pause/", play_views.party_pause, name="pause"),
     path("parties/<int:party_id>/host/resume/", play_views.party_resume, name="resume"),
     path("parties/<int:party_id>/host/end/", play_views.party_end, name="end"),
+    path("parties/<int:party_id>/host/leave/", play_views.player_leave, name="leave"),
+    path("parties/<int:party_id>/host/arrive/", play_views.player_arrive, name="arrive"),
     path(
         "parties/<int:party_id>/host/rolls/<int:roll_id>/void/",
         play_views.roll_void,

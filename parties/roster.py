@@ -1,0 +1,96 @@
+"""Comings and goings between rounds: a player who leaves gives their seat to a ghost, and a
+late arrival takes a ghost's seat (RULES.md section 6: ghosts fill empty seats)."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F, Max
+
+from parties import access, announce
+from parties.forms import clean_player_name
+from parties.models import AccessLink, Party, Player, Round, Seat
+from parties.services import PartyError
+from scoring import SeatingError, check_seating
+
+
+def _waiting_round(party):
+    """The next round, locked, while nobody is rolling: seats change only between rounds."""
+    party.refresh_from_db(fields=["status", "seq"])
+    if party.status == Party.Status.FINISHED:
+        raise PartyError("The party is over.")
+    rules = party.rules
+    if rules.team_size == 1:
+        raise PartyError("In individual play there are no ghosts to fill or free a seat.")
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .filter(party=party)
+        .exclude(status=Round.Status.CLOSED)
+        .order_by("bunco_set__number", "number")
+        .first()
+    )
+    if round_ is None or round_.status != Round.Status.WAITING:
+        raise PartyError("Seats change between rounds: wait for this round to end.")
+    return round_, rules
+
+
+def _check(round_, rules):
+    seats = Seat.objects.filter(round=round_).select_related("player", "table")
+    tables = {}
+    for seat in seats.order_by("table__number", "position"):
+        tables.setdefault(seat.table.number, []).append(str(seat.player_id))
+    ghosts = frozenset(str(s.player_id) for s in seats if s.player.is_ghost)
+    try:
+        check_seating([tables[n] for n in sorted(tables)], rules, ghosts)
+    except SeatingError as error:
+        raise PartyError(f"That would leave a table unplayable: {error}.") from None
+
+
+def _next_position(party):
+    return (Player.objects.filter(party=party).aggregate(last=Max("position"))["last"] or 0) + 1
+
+
+@transaction.atomic
+def player_leave(*, party: Party, player_id: int) -> Player:
+    """The player goes home: a new ghost takes their seat from the next round on."""
+    round_, rules = _waiting_round(party)
+    seat = Seat.objects.filter(round=round_, player_id=player_id, player__is_ghost=False).first()
+    if seat is None:
+        raise PartyError("That player is not seated for the next round.")
+    ghost_number = Player.objects.filter(party=party, is_ghost=True).count() + 1
+    ghost = Player.objects.create(
+        party=party, name=f"Ghost {ghost_number}", is_ghost=True, position=_next_position(party)
+    )
+    Seat.objects.filter(pk=seat.pk).update(player=ghost)
+    _check(round_, rules)  # raises (and rolls back) if the ghost would partner a ghost
+    _announce(party)  # their link still opens their sheet
+    return ghost
+
+
+@transaction.atomic
+def player_arrive(*, party: Party, name: str) -> Player:
+    """A late arrival takes a ghost's seat (the ghost's at the lowest table first)."""
+    round_, rules = _waiting_round(party)
+    try:
+        name = clean_player_name(name)
+    except ValidationError as error:
+        raise PartyError(" ".join(error.messages)) from None
+    if Player.objects.filter(party=party, name__iexact=name).exists():
+        raise PartyError(f"“{name}” is already at this party.")
+    seat = (
+        Seat.objects.filter(round=round_, player__is_ghost=True)
+        .order_by("-table__number", "position")
+        .first()
+    )
+    if seat is None:
+        raise PartyError("There is no ghost's seat free; a late arrival takes a ghost's seat.")
+    player = Player.objects.create(party=party, name=name, position=_next_position(party))
+    Seat.objects.filter(pk=seat.pk).update(player=player)
+    _check(round_, rules)
+    access.new_salted(AccessLink(party=party, role=AccessLink.Role.PLAYER, player=player)).save()
+    _announce(party)
+    return player
+
+
+def _announce(party):
+    Party.objects.filter(pk=party.pk).update(seq=F("seq") + 1)
+    party.seq += 1
+    announce.on_commit_round(party, "seating")

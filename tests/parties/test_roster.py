@@ -1,0 +1,78 @@
+"""Players who leave and late arrivals, between rounds."""
+
+import pytest
+from django.urls import reverse
+
+from parties import play, roster
+from parties.models import AccessLink, Player, Round, Seat
+from parties.services import PartyError
+from tests.parties.conftest import TWELVE, create_party
+
+pytestmark = pytest.mark.django_db
+
+
+def seated(party):
+    round_ = Round.objects.filter(party=party).exclude(status="closed").first()
+    return {s.player.name: s for s in Seat.objects.filter(round=round_).select_related("player")}
+
+
+def test_a_player_who_leaves_gives_their_seat_to_a_ghost(host, party):
+    ann = party.players.get(name="Ann")
+    chair = (seated(party)["Ann"].table_id, seated(party)["Ann"].position)
+    response = host.post(reverse("parties:leave", args=[party.id]), {"player": ann.id}, follow=True)
+    assert "A ghost takes their seat" in response.content.decode()
+    now = seated(party)
+    assert "Ann" not in now
+    ghost = Player.objects.get(party=party, is_ghost=True)
+    assert (now[ghost.name].table_id, now[ghost.name].position) == chair
+    assert len(now) == 12
+
+
+def test_a_late_arrival_takes_a_ghosts_seat_and_gets_a_link(host):
+    party = create_party(host, names=TWELVE[:11])
+    response = host.post(reverse("parties:arrive", args=[party.id]), {"name": "Mo"}, follow=True)
+    assert "Welcome!" in response.content.decode()
+    now = seated(party)
+    assert "Mo" in now and not any(name.startswith("Ghost") for name in now)
+    assert AccessLink.objects.filter(player__name="Mo", revoked_at=None).count() == 1
+    assert "Mo" in response.content.decode()  # the host page lists Mo's link
+
+
+def test_a_late_arrival_needs_a_free_ghost_seat_and_a_new_name(host, party):
+    before = seated(party)
+    for name, message in [("Kay", "already at this party"), ("Mo", "no ghost&#x27;s seat"),
+                          ("", "cannot be blank")]:
+        response = host.post(reverse("parties:arrive", args=[party.id]), {"name": name},
+                             follow=True)
+        assert message in response.content.decode()
+    assert seated(party).keys() == before.keys()
+    assert not Player.objects.filter(name="Mo").exists()
+
+
+def test_seats_change_only_between_rounds(host, party):
+    play.round_start(party=party, by="host")
+    with pytest.raises(PartyError, match="between rounds"):
+        roster.player_leave(party=party, player_id=party.players.get(name="Ann").id)
+    assert not Player.objects.filter(party=party, is_ghost=True).exists()
+
+
+def test_leaving_is_refused_where_a_ghost_would_partner_a_ghost(host):
+    party = create_party(host, names=TWELVE[:5])  # 3 ghosts: every ghost has a real partner
+    ghost_seat = next(s for name, s in seated(party).items() if name.startswith("Ghost"))
+    partner = Seat.objects.get(
+        round=ghost_seat.round, table=ghost_seat.table, position=(ghost_seat.position + 1) % 4 + 1
+    ).player
+    with pytest.raises(PartyError, match="ghost needs a real partner"):
+        roster.player_leave(party=party, player_id=partner.id)
+    assert Player.objects.filter(party=party, is_ghost=True).count() == 3
+    assert partner.name in seated(party)
+
+
+def test_only_the_host_manages_comings_and_goings(party, keeper, player):
+    ann = party.players.get(name="Ann")
+    for browser in (keeper, player):
+        assert browser.post(reverse("parties:leave", args=[party.id]),
+                            {"player": ann.id}).status_code == 403
+        assert browser.post(reverse("parties:arrive", args=[party.id]),
+                            {"name": "Mo"}).status_code == 403
+    assert "Ann" in seated(party) and not Player.objects.filter(name="Mo").exists()
