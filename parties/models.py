@@ -254,6 +254,31 @@ class ScoreSheetLine(models.Model):
         return f"{self.player}: {self.round}, {'W' if self.won else 'L'}"
 
 
+class PrizeRollOff(models.Model):
+    """One tied player's three-dice total in a prize roll-off (RULES.md section 9)."""
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="prize_rolloffs")
+    category = models.CharField(max_length=30)
+    circuit = models.PositiveSmallIntegerField(help_text="1, then 2 if still tied, ...")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    total = models.PositiveSmallIntegerField()
+    rolled_by_app = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["party", "category", "circuit", "player"], name="one_total_per_circuit"
+            ),
+            models.CheckConstraint(
+                condition=Q(total__gte=3, total__lte=18), name="three_dice_total_3_to_18"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player}: {self.total} ({self.category}, circuit {self.circuit})"
+
+
 class AccessLink(models.Model):
     """A capability link. Only a hash of its token is stored (see parties/access.py)."""
 

@@ -12,7 +12,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from parties import access, play, roster, selectors
+from parties import access, play, prizes, roster, selectors
 from parties.services import PartyError
 from scoring import InvalidRoll
 from scoring.quick import quick_dice
@@ -197,3 +197,22 @@ def player_arrive(request, party_id):
     return _party_action(
         request, party, grant, arrive, "Welcome! They take a ghost's seat; their link is below."
     )
+
+
+@require_POST
+def prize_rolloff(request, party_id, category):
+    party, grant = access.require_host(request, party_id)
+
+    def record():
+        if "roll" in request.POST:
+            totals = None
+        else:
+            totals = {}
+            for key, value in request.POST.items():
+                if key.startswith("total-"):
+                    totals[_int(key.removeprefix("total-"), "player")] = _int(value, "total")
+        prizes.prize_rolloff_record(party=party, category=category, totals=totals)
+
+    request.POST = request.POST.copy()
+    request.POST["next"] = reverse("parties:results", args=[party.id]) + "#prizes"
+    return _party_action(request, party, grant, record, "Roll-off recorded.")

@@ -6,7 +6,7 @@ import segno
 from django.urls import reverse
 
 from parties import access
-from parties.models import AccessLink, Party, Round, ScoreSheetLine, Seat
+from parties.models import AccessLink, Party, PrizeRollOff, Round, ScoreSheetLine, Seat
 
 
 def current_round(party: Party) -> Round:
@@ -268,11 +268,45 @@ def party_results(party):
         (ResultRow(p.id, p.name, sheets[str(p.id)]) for p in players),
         key=lambda row: (-row.sheet.wins, -row.sheet.points, row.name),
     )
-    prize_rows = [
-        (category.replace("_", " ").capitalize(), [names[w] for w in winners])
-        for category, winners in prizes.items()
-    ]
+    rolloffs = list(PrizeRollOff.objects.filter(party=party))
+    prize_rows = []
+    for category, winners in prizes.items():
+        winners, circuit = settled_prize(category, winners, rolloffs)
+        prize_rows.append(
+            PrizeRow(
+                key=category,
+                label=category.replace("_", " ").capitalize(),
+                winners=[(int(w), names[w]) for w in winners],
+                circuit=circuit,
+            )
+        )
     return rows, prize_rows
+
+
+@dataclass(frozen=True)
+class PrizeRow:
+    key: str
+    label: str
+    winners: list  # (player id, name); several while a roll-off is still to be rolled
+    circuit: int | None  # the roll-off circuit to roll next, or None when settled
+
+
+def settled_prize(category, winners, rolloffs):
+    """The winners once the roll-off totals entered so far are applied, and the next circuit."""
+    from scoring import settle_tie
+
+    circuit = 1
+    while len(winners) > 1:
+        totals = {
+            str(r.player_id): r.total
+            for r in rolloffs
+            if r.category == category and r.circuit == circuit
+        }
+        if set(totals) != set(winners):
+            return tuple(winners), circuit
+        winners = settle_tie(totals)
+        circuit += 1
+    return tuple(winners), None
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,11 @@ urlpatterns = [
     path("parties/<int:party_id>/host/resume/", play_views.party_resume, name="resume"),
     path("parties/<int:party_id>/host/end/", play_views.party_end, name="end"),
     path("parties/<int:party_id>/host/leave/", play_views.player_leave, name="leave"),
+    path(
+        "parties/<int:party_id>/host/prizes/<slug:category>/rolloff/",
+        play_views.prize_rolloff,
+        name="prize_rolloff",
+    ),
     path("parties/<int:party_id>/host/arrive/", play_views.player_arrive, name="arrive"),
     path(
         "parties/<int:party_id>/host/rolls/<int:roll_id>/void/",

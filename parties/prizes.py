@@ -1,0 +1,37 @@
+"""Settling a tied prize by roll-off: each tied player rolls three dice, the highest total wins,
+and those still tied roll again (RULES.md section 9)."""
+
+import secrets
+
+from django.db import transaction
+
+from parties import selectors
+from parties.models import Party, PrizeRollOff
+from parties.services import PartyError
+
+
+@transaction.atomic
+def prize_rolloff_record(*, party: Party, category: str, totals: dict | None) -> None:
+    """Record the tied players' totals for the next circuit, as the host entered them, or
+    rolled here (`totals=None`: three fair dice each)."""
+    Party.objects.select_for_update().filter(pk=party.pk).first()  # one circuit at a time
+    _rows, prizes = selectors.party_results(party)
+    row = next((p for p in prizes if p.key == category), None)
+    if row is None or row.circuit is None:
+        raise PartyError("That prize is not waiting for a roll-off.")
+    tied = {player_id for player_id, _name in row.winners}
+    if totals is None:
+        dice = secrets.SystemRandom()
+        totals = {pid: sum(dice.randint(1, 6) for _ in range(3)) for pid in tied}
+        by_app = True
+    else:
+        by_app = False
+        if set(totals) != tied:
+            raise PartyError("Enter a total for every tied player.")
+        if any(type(t) is not int or not 3 <= t <= 18 for t in totals.values()):
+            raise PartyError("Three dice add up to 3 to 18.")
+    PrizeRollOff.objects.bulk_create(
+        PrizeRollOff(party=party, category=category, circuit=row.circuit, player_id=pid,
+                     total=total, rolled_by_app=by_app)
+        for pid, total in totals.items()
+    )
