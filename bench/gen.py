@@ -74,6 +74,7 @@ class Generator:
         self.errors = Counter()
         self.stopping = False
         self.msg_bytes = self.msg_count = 0
+        self.table_bytes = self.table_count = 0
 
     # --- phones -------------------------------------------------------------------------------
     async def open_phone(self, party, phone):
@@ -120,6 +121,8 @@ class Generator:
                 data = json.loads(message)
                 kind = data.get("type")
                 if kind == "table":
+                    self.table_bytes += len(message)
+                    self.table_count += 1
                     table, version = data["table"], data["version"]
                     if version <= seen[table]:
                         self.extra += 1  # the same version again (the bell re-sends tables)
@@ -294,6 +297,7 @@ class Generator:
                 "parties": spec["parties"],
                 "wall": phase.wall,
                 "msg_bytes": round(self.msg_bytes / max(1, self.msg_count)),
+                "table_msg_bytes": round(self.table_bytes / max(1, self.table_count)),
                 **summary(phase.latencies),
                 "delivered": phase.delivered,
                 "expected": phase.expected,

@@ -32,8 +32,8 @@ SERVER_CORE, GEN_CORE = "0", "1"
 TASKSET = shutil.which("taskset") or "/usr/bin/taskset"
 
 
-def log(*parts):
-    print(*parts, file=sys.stderr, flush=True)
+def log(*parts, sep=" "):
+    print(*parts, sep=sep, file=sys.stderr, flush=True)
 
 
 def free_port():
@@ -84,7 +84,7 @@ class Server:
         )
         self.proc = subprocess.Popen(  # noqa: S603 - our own fixed command line
             [TASKSET, "-c", SERVER_CORE, *cmd],
-            cwd=ROOT,
+            cwd=fixtures.APP if target == "app" else ROOT,
             env=env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -168,6 +168,9 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout):
     for line in lines:
         if line["phase"] == "_run":
             continue
+        if target == "app" and line.get("table_msg_bytes"):
+            # The baseline sends table messages as large as the app's real ones.
+            ctx["html_bytes"] = line["table_msg_bytes"] - ENVELOPE
         line["cpu_pct"] = server.sampler.cpu_pct(*line.pop("wall"))
         line["rss_mb"] = server.sampler.peak_rss_mb()
         line["run"] = run_info
@@ -178,6 +181,9 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout):
         log(f"  {target} server log ({server.log.name}):", *errs, sep="\n    ")
     return results
 
+
+# The length of a table message without its html (the JSON envelope around it).
+ENVELOPE = 75
 
 KEYS = (
     "p50_ms",
@@ -498,6 +504,10 @@ def main():
     parser.add_argument("--parties", type=int, help="S1: parties (100); S4: the 1x load (200)")
     parser.add_argument("--phones", type=int, help="S3: phones in the party (400); S5 (1000)")
     parser.add_argument(
+        "--app-ref",
+        help="benchmark this commit (exported with git archive) instead of the working tree",
+    )
+    parser.add_argument(
         "--steps",
         default="100,150,200,250,300,350,400",
         help="S2: the party counts to try, in order",
@@ -506,6 +516,19 @@ def main():
     if args.duration is None:
         args.duration = 20.0 if args.scenario == "S2" else 60.0
     os.sched_setaffinity(0, {int(GEN_CORE)})
+    export = None
+    if args.app_ref:
+        export = tempfile.mkdtemp(prefix="bench-app-")
+        archive = subprocess.run(  # noqa: S603
+            [shutil.which("git") or "git", "archive", args.app_ref],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout
+        tar = shutil.which("tar") or "tar"
+        subprocess.run([tar, "-x", "-C", export], input=archive, check=True)  # noqa: S603
+        fixtures.APP = Path(export)
+        log(f"[{args.scenario}] app from {args.app_ref} in {export}")
     database = fixtures.create_database()
     ctx = {"scenario": args.scenario, "env": fixtures.server_env(database)}
     started = time.time()
@@ -518,6 +541,8 @@ def main():
 
         connections.close_all()
         fixtures.drop_database(database)
+        if export:
+            shutil.rmtree(export, ignore_errors=True)
         log(f"[{args.scenario}] done in {time.time() - started:.0f} s; dropped {database}")
 
 
