@@ -217,6 +217,17 @@ class Redis:
                                 capture_output=True, text=True)
         return result.stdout.strip() == "PONG"
 
+    def cli(self, *args):
+        result = subprocess.run(["redis-cli", "-p", str(self.port), *args],
+                                capture_output=True, text=True, timeout=10)
+        return result.stdout.split()
+
+    def subscriptions(self):
+        """{pub/sub channel: number of subscribers}: what the daphne processes listen to."""
+        channels = self.cli("PUBSUB", "CHANNELS")
+        counts = self.cli("PUBSUB", "NUMSUB", *channels) if channels else []
+        return dict(zip(counts[::2], map(int, counts[1::2]), strict=True))
+
     def stop(self):
         if self.process and self.process.poll() is None:
             self.process.terminate()
@@ -387,16 +398,17 @@ class Phone:
         """The outbox's way: send the same tap (same id, same seen) until the server gives a
         JSON answer; a dead server, a reset connection or a 5xx page is tried again."""
         deadline = time.monotonic() + timeout
-        tries = 0
+        tries, failures = 0, []
         while True:
             tries += 1
             try:
                 answer = self.tap_once(table, tap_id, seen, **fields)
                 if answer.status < 500 and answer.json is not None:
-                    answer.tries = tries
+                    answer.tries, answer.failures = tries, failures
                     return answer
-            except (OSError, urllib.error.URLError, ConnectionError):
-                pass
+                failures.append(answer.status)
+            except (OSError, urllib.error.URLError, ConnectionError) as error:
+                failures.append(type(error).__name__)
             if time.monotonic() > deadline:
                 raise AssertionError(f"tap {tap_id} got no answer within {timeout} s")
             time.sleep(0.1)
@@ -439,6 +451,7 @@ class Watcher:
         self.view = {}  # table -> shown(...)
         self.messages = []  # every JSON message received
         self.last_seq = 0
+        self.live_round = None  # the round the page's live region is of
         self.opened = 0
         self.changed = threading.Condition()
         self.stopping = threading.Event()
@@ -476,10 +489,11 @@ class Watcher:
     def resync(self):
         for table in self.tables:
             html = self.phone.live_region(table)
-            seq = re.search(r'<div id="live" data-seq="(\d+)"', html)
+            live = re.search(r'<div id="live" data-seq="(\d+)" data-round="(\d+)"', html)
             with self.changed:
-                if seq:
-                    self.last_seq = max(self.last_seq, int(seq.group(1)))
+                if live:
+                    self.last_seq = max(self.last_seq, int(live.group(1)))
+                    self.live_round = int(live.group(2))
                 self.view[table] = shown(html, table)
                 self.changed.notify_all()
 
@@ -566,3 +580,54 @@ def assert_phone_shows_db(watcher, db, party_id, timeout=20):
             raise AssertionError(
                 f"table {table}: phone shows {watcher.view.get(table)}, database says "
                 f"{db.truth(party_id, table)}") from None
+
+
+class RoundLock:
+    """Hold the round's row lock from outside the app, so that requests sent meanwhile all
+    wait at the same point inside their transactions; releasing it lets them race for real.
+    This turns "at the same moment" into something a test can make happen every time."""
+
+    def __init__(self, db, round_id):
+        self.db = db
+        self.round_id = round_id
+
+    def __enter__(self):
+        self.conn = self.db.connect(autocommit=False)
+        self.conn.execute("SELECT id FROM parties_round WHERE id = %s FOR UPDATE",
+                          (self.round_id,))
+        self.threads, self.results = [], {}
+        return self
+
+    def send(self, name, call):
+        """Start `call` in a thread and wait until it is blocked on the lock."""
+        before = self.waiting()
+
+        def run():
+            try:
+                self.results[name] = call()
+            except BaseException as error:  # noqa: BLE001 - reported by the test
+                self.results[name] = error
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        self.threads.append(thread)
+        wait_until(lambda: self.waiting() > before or name in self.results, 15,
+                   f"{name} to wait on the round's lock")
+        assert name not in self.results, f"{name} did not wait on the lock: {self.results[name]}"
+
+    def waiting(self):
+        return self.db.value(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database()")
+
+    def release(self, timeout=30):
+        self.conn.rollback()
+        for thread in self.threads:
+            thread.join(timeout)
+            assert not thread.is_alive(), "a request did not finish"
+        return self.results
+
+    def __exit__(self, *exc):
+        if not self.conn.closed:
+            self.conn.rollback()
+            self.conn.close()
