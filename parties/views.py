@@ -211,7 +211,7 @@ def table(request, party_id, number):
 def party_view(request, party_id):
     party, access_ = access.require_any(request, party_id)
     round_ = selectors.current_round(party)
-    return render(
+    return _page(
         request,
         "parties/party.html",
         {
