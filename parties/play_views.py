@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from parties import access, play, prizes, roster, selectors
@@ -104,9 +105,9 @@ def _page_for(request, party, grant):
 
 
 def _party_action(request, party, grant, action, done_message):
-    back = request.POST.get("next") or _page_for(request, party, grant)
-    if not back.startswith("/"):
-        back = _page_for(request, party, grant)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts=None) or not back.startswith("/"):
+        back = _page_for(request, party, grant)  # only a path on this site, never "//elsewhere"
     try:
         action()
     except PartyError as error:

@@ -145,3 +145,11 @@ def test_the_table_page_shows_the_live_table_and_htmx_gets_only_the_live_region(
 def test_the_results_page_lists_everyone_and_the_prizes(host, party, player):
     page = player.get(reverse("parties:results", args=[party.id])).content.decode()
     assert "Most wins" in page and "Ann" in page
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/parties/"])
+def test_after_an_action_the_browser_goes_back_only_within_the_site(host, party, target):
+    response = host.post(reverse("parties:start", args=[party.id]), {"next": target})
+    assert response.status_code == 302
+    expected = target if target == "/parties/" else reverse("parties:host", args=[party.id])
+    assert response["Location"] == expected
