@@ -167,8 +167,15 @@ def pg():
                        check=True, timeout=120)
         yield Db(url)
     finally:
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        for attempt in range(10):  # a PostgreSQL full of other clients refuses for a while
+            try:
+                with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=5) as conn:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                break
+            except psycopg.OperationalError:
+                if attempt == 9:
+                    raise
+                time.sleep(1)
 
 
 SECRET = secrets.token_urlsafe(40)
