@@ -3,6 +3,12 @@
 The server runs the same ASGI app a party uses, as its own process, against a database made
 for this run: a new SQLite file, or, when DATABASE_URL is set, a new database on that
 PostgreSQL server (dropped afterwards). REDIS_URL, when set, is passed through.
+
+`production` is the production topology whatever the environment says: PostgreSQL, Redis, and
+two daphne processes on one database (DATABASE_URL and REDIS_URL, or the local services CI
+starts). Every run gets its own Redis channel and cache prefix (tests/e2e/settings.py), so
+two runs on one Redis, whose fresh databases both number their first party 1, hear nothing
+of each other's parties.
 """
 
 import os
@@ -28,6 +34,10 @@ SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
+# The services CI starts (.ci/run); the production-topology test uses them when the
+# environment names none.
+LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test"
+LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 
 
 def free_port():
@@ -39,8 +49,8 @@ def free_port():
 class Database:
     """A database of our own for one test session."""
 
-    def __init__(self):
-        self.url = os.environ.get("DATABASE_URL")
+    def __init__(self, url=None):
+        self.url = url or os.environ.get("DATABASE_URL")
         self.name = None
 
     def __enter__(self):
@@ -103,17 +113,24 @@ class Server:
         self.log.close()
 
 
+def _server_env(db_env, **extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("SQLITE_PATH", "DATABASE_URL")}
+    env.update(db_env)
+    env.update(extra)
+    env.update({
+        "DJANGO_DEBUG": "1",
+        "DJANGO_SETTINGS_MODULE": "tests.e2e.settings",
+        "BUNCO_E2E_PREFIX": f"e2e{uuid.uuid4().hex[:10]}",
+    })
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    return env
+
+
 @pytest.fixture(scope="session")
 def server_env():
     (ROOT / "test-artifacts").mkdir(exist_ok=True)
     with Database() as db_env:
-        env = {k: v for k, v in os.environ.items() if k not in ("SQLITE_PATH", "DATABASE_URL")}
-        env.update(db_env)
-        env.update({"DJANGO_DEBUG": "1", "DJANGO_SETTINGS_MODULE": "bunco_site.settings"})
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True
-        )
-        yield env
+        yield _server_env(db_env)
 
 
 @pytest.fixture(scope="session")
@@ -121,6 +138,24 @@ def server(server_env):
     server = Server(server_env).start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def production():
+    """Two daphne processes on one PostgreSQL database, their pushes shared through Redis."""
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    database_url = os.environ.get("DATABASE_URL") or LOCAL_POSTGRES
+    redis_url = os.environ.get("REDIS_URL") or LOCAL_REDIS
+    with Database(database_url) as db_env:
+        env = _server_env(db_env, REDIS_URL=redis_url)
+        servers = []
+        try:
+            for _ in range(2):
+                servers.append(Server(env).start())
+            yield tuple(servers)
+        finally:
+            for server in servers:
+                server.stop()
 
 
 @pytest.fixture(scope="session")
