@@ -1,9 +1,9 @@
 """Live-play writes: start a round, record or undo a roll, ring the bell, close the round.
 
-Every write follows one path: lock the round row, load its live state, ask scoring/ what the
-fact does, save the fact, and announce after commit. The round row lock serialises the writes
-of one round, so the bell rings once and the round closes and rotates once, even when the
-last rolls of several tables arrive together.
+Every write follows one path: lock the party's row, load the round's live state, ask scoring/
+what the fact does, save the fact, and announce after commit. The lock serialises the writes
+of one party, so the bell rings once and the round closes and rotates once, even when the
+last rolls of several tables arrive together; other parties are not held up.
 """
 
 from dataclasses import dataclass
@@ -26,7 +26,7 @@ from parties.models import (
     Seat,
     Table,
 )
-from parties.services import PartyError
+from parties.services import PartyError, lock_party
 from scoring import InvalidRoll, NotAllowed, Progress, next_seating
 from scoring import Roll as RollFact
 from scoring.quick import call_needed
@@ -55,7 +55,7 @@ def _locked_round(party, *, statuses=(Round.Status.PLAYING,)):
 
 
 def _playing_round(party):
-    party.refresh_from_db(fields=["status", "paused_at", "seq"])
+    """The round in play (the party is locked and fresh), or why no roll can be taken now."""
     round_ = _locked_round(party)
     if party.status == Party.Status.FINISHED:
         raise PartyError("The party is over.")
@@ -102,7 +102,7 @@ def _ring(party, round_, live, by, now):
 @transaction.atomic
 def round_start(*, party: Party, by: str) -> Round:
     """Ring the bell to start the waiting round (the host, or the head table)."""
-    party.refresh_from_db(fields=["status", "paused_at", "seq"])
+    lock_party(party)
     if party.status in (Party.Status.BREAK, Party.Status.FINISHED):
         raise PartyError(
             "The party is on a break; resume it first."
@@ -134,8 +134,10 @@ def roll_record(
     called: bool | None,
     seen: int,
     by: str,
+    round_id: int | None = None,
 ) -> TapResult:
     """Record one roll at a table; a retried tap (same tap id) is the same fact, not a new one."""
+    lock_party(party)  # before the tap-id check: the same tap sent twice at once is one fact
     earlier = Roll.objects.filter(tap_id=tap_id).select_related("table", "round").first()
     if earlier is not None:
         if earlier.table.party_id != party.id or earlier.table.number != table_number:
@@ -145,6 +147,8 @@ def roll_record(
         return TapResult("duplicate", version, party.seq)
 
     round_ = _playing_round(party)
+    if round_id is not None and round_id != round_.id:
+        raise PartyError("That roll was entered for a round that has ended; it was not counted.")
     rules = party.rules
     live = state.load(round_, rules)
     if not 1 <= table_number <= len(live.seating):
@@ -213,7 +217,7 @@ class StaleTap(PartyError):
 @transaction.atomic
 def roll_undo(*, party: Party, table_number: int, seen: int, by: str) -> int:
     """Void the table's last roll this round (the scorekeeper's undo). Returns the new version."""
-    round_ = _playing_round(party)
+    round_ = _playing_round(lock_party(party))
     live = state.load(round_, party.rules)
     if not 1 <= table_number <= len(live.seating):
         raise PartyError(f"There is no table {table_number}.")
@@ -228,7 +232,7 @@ def roll_undo(*, party: Party, table_number: int, seen: int, by: str) -> int:
 @transaction.atomic
 def roll_void(*, party: Party, roll_id: int, by: str, note: str = "") -> int:
     """The host voids any roll of the round in play; the numbers recompute from the facts."""
-    round_ = _playing_round(party)
+    round_ = _playing_round(lock_party(party))
     roll = Roll.objects.filter(pk=roll_id, round=round_, voided_by__isnull=True).first()
     if roll is None:
         raise PartyError("That roll is not a live roll of the round in play.")
@@ -254,7 +258,7 @@ def _void(party, round_, roll_id, by, note):
 @transaction.atomic
 def bell_ring(*, party: Party, by: str) -> None:
     """The bell from outside the tables: the host by hand, or the clock in a timed round."""
-    round_ = _playing_round(party)
+    round_ = _playing_round(lock_party(party))
     rules = party.rules
     live = state.load(round_, rules)
     now = timezone.now()
@@ -333,7 +337,7 @@ def _close(party, round_, live, rules, now):
 
 @transaction.atomic
 def party_pause(*, party: Party) -> None:
-    party.refresh_from_db(fields=["paused_at", "status", "seq"])
+    lock_party(party)
     if party.paused_at or party.status != Party.Status.PLAYING:
         raise PartyError("Only a party in play can be paused.")
     Party.objects.filter(pk=party.pk).update(paused_at=timezone.now())
@@ -344,7 +348,7 @@ def party_pause(*, party: Party) -> None:
 @transaction.atomic
 def party_resume(*, party: Party) -> None:
     """Resume after a pause (the clock of a timed round gets the paused time back) or a break."""
-    party.refresh_from_db(fields=["paused_at", "status", "seq"])
+    lock_party(party)
     if party.paused_at:
         paused_for = timezone.now() - party.paused_at
         Round.objects.filter(
@@ -362,7 +366,7 @@ def party_resume(*, party: Party) -> None:
 @transaction.atomic
 def party_end(*, party: Party) -> None:
     """End the night early. A round in play marks no sheet, but its rolls are kept."""
-    party.refresh_from_db(fields=["status", "seq"])
+    lock_party(party)
     if party.status == Party.Status.FINISHED:
         raise PartyError("The party is already over.")
     Party.objects.filter(pk=party.pk).update(status=Party.Status.FINISHED, paused_at=None)

@@ -67,6 +67,7 @@ def roll_create(request, party_id, number):
         result = play.roll_record(
             party=party, table_number=number, tap_id=tap_id, dice=dice, called=called,
             seen=_int(request.POST.get("seen"), "table version"), by=grant.role_label,
+            round_id=_int(request.POST["round"], "round") if request.POST.get("round") else None,
         )
     except play.StaleTap as stale:
         payload = {"status": "stale", "message": str(stale), "version": stale.version}

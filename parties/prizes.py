@@ -6,15 +6,15 @@ import secrets
 from django.db import transaction
 
 from parties import selectors
-from parties.models import Party, PrizeRollOff
-from parties.services import PartyError
+from parties.models import PrizeRollOff
+from parties.services import PartyError, lock_party
 
 
 @transaction.atomic
-def prize_rolloff_record(*, party: Party, category: str, totals: dict | None) -> None:
+def prize_rolloff_record(*, party, category: str, totals: dict | None) -> None:
     """Record the tied players' totals for the next circuit, as the host entered them, or
     rolled here (`totals=None`: three fair dice each)."""
-    Party.objects.select_for_update().filter(pk=party.pk).first()  # one circuit at a time
+    lock_party(party)  # one circuit at a time
     _rows, prizes = selectors.party_results(party)
     row = next((p for p in prizes if p.key == category), None)
     if row is None or row.circuit is None:

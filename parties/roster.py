@@ -8,13 +8,13 @@ from django.db.models import F, Max
 from parties import access, announce
 from parties.forms import clean_player_name
 from parties.models import AccessLink, Party, Player, Round, Seat
-from parties.services import PartyError
+from parties.services import PartyError, lock_party
 from scoring import SeatingError, check_seating
 
 
 def _waiting_round(party):
     """The next round, locked, while nobody is rolling: seats change only between rounds."""
-    party.refresh_from_db(fields=["status", "seq"])
+    lock_party(party)
     if party.status == Party.Status.FINISHED:
         raise PartyError("The party is over.")
     rules = party.rules

@@ -19,6 +19,15 @@ class PartyError(ValueError):
     """A request the party cannot take; the message is for the person who made it."""
 
 
+def lock_party(party):
+    """Every live write starts here: lock the party's row and read it fresh under the lock, so
+    the sequence number, status and pause it decides on cannot change under it, and two writes
+    never announce the same sequence number."""
+    fresh = Party.objects.select_for_update().get(pk=party.pk)
+    party.seq, party.status, party.paused_at = fresh.seq, fresh.status, fresh.paused_at
+    return party
+
+
 def _shuffled(items):
     items = list(items)
     secrets.SystemRandom().shuffle(items)

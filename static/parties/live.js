@@ -69,6 +69,7 @@
     let message;
     try { message = JSON.parse(text); } catch (e) { return; }
     if (message.type === "table") return applyTable(message);
+    if (message.type === "resync") return resync();  // pushes were lost on the server's side
     if (message.seq <= lastSeq) return;  // already seen (or older than what we fetched)
     lastSeq = message.seq;
     if (message.type === "bell") ring("Bell! Finish your turn; the round is ending.");
@@ -80,7 +81,11 @@
     const current = document.getElementById(`table-${message.table}`);
     if (!current) return;
     if (String(message.round) !== current.dataset.round) return resync();
-    if (message.version <= Number(current.dataset.version)) return;  // stale or a repeat
+    // Newer means a later version, or the same version now that the bell has rung (a bell
+    // changes every table without a roll there; a tap's staleness check ignores it).
+    const version = Number(current.dataset.version);
+    const bellNews = message.bell && current.dataset.bell !== "1";
+    if (message.version < version || (message.version === version && !bellNews)) return;
     current.outerHTML = message.html;
     document.dispatchEvent(new CustomEvent("bunco:table", { detail: message }));
     if (body.dataset.refetchOnTable) resync();  // the host's roll list follows every roll
@@ -158,6 +163,8 @@
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") { keepAwake(); resync(); }
   });
+  // The last line of defence against a push lost anywhere: refetch now and then while visible.
+  setInterval(() => { if (document.visibilityState === "visible") resync(); }, 120000);
   keepAwake();
   tick();
   connect();

@@ -65,7 +65,9 @@ def test_a_host_sets_up_a_twelve_player_party_and_hands_out_links(chromium, serv
     keeper.goto(table2_url)
     expect(keeper).to_have_url(re.compile(r"/table/2/$"))
     expect(keeper.locator("h3")).to_contain_text("Table 2")
-    expect(keeper.locator("#round-status")).to_have_text("Waiting for the host to start round 1.")
+    expect(keeper.locator(".banner.wait")).to_have_text(
+        "Waiting for the bell to start set 1, round 1."
+    )
     expect(keeper.locator(".seat")).to_have_count(4)
     shots(keeper, "scorekeeper-phone")
     assert keeper.goto(host_url).status == 403

@@ -77,5 +77,7 @@ async def test_a_roll_is_pushed_to_that_tables_phones_only_and_the_bell_to_all()
         assert {m["type"] for m in messages} == {"bell", "table"}
         bell = next(m for m in messages if m["type"] == "bell")
         assert bell["by"] == "host" and bell["seq"] > started["seq"]
+        table = next(m for m in messages if m["type"] == "table")
+        assert table["bell"] is True and 'data-bell="1"' in table["html"]  # "finish your turn"
     await at_two.disconnect()
     await at_three.disconnect()

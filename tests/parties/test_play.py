@@ -1,6 +1,7 @@
 """Live play through the services: taps, the bell, finishing turns, roll-offs, closing a round,
 and every preset played to the end of the night."""
 
+import json
 import random
 import uuid
 from datetime import timedelta
@@ -313,3 +314,38 @@ def test_every_preset_plays_a_whole_night_through_the_services(preset, players):
     rows, prizes = selectors.party_results(p)
     assert len(rows) == players
     assert [prize.key for prize in prizes] == list(p.rules.prizes)
+
+
+def test_a_tap_made_for_a_round_that_has_ended_is_not_counted_in_the_next(party):
+    first, _now = live(party)
+    finish_round(party)
+    play.round_start(party=party, by="host")
+    count = Roll.objects.count()
+    with pytest.raises(PartyError, match="round that has ended"):
+        play.roll_record(party=party, table_number=2, tap_id=uuid.uuid4(), dice=(2, 2, 3),
+                         called=None, seen=0, by="table 2", round_id=first.id)
+    assert Roll.objects.count() == count
+
+
+def test_a_lost_push_fails_no_write_and_the_phones_are_told_to_resync_later(monkeypatch):
+    import time
+
+    from parties import announce
+
+    sent, down = [], [3]  # the layer refuses the push and the first two recovery attempts
+
+    class FlakyLayer:
+        async def group_send(self, group, message):
+            if down[0]:
+                down[0] -= 1
+                raise ConnectionError("redis is down")
+            sent.append((group, json.loads(message["text"])))
+
+    layer = FlakyLayer()
+    monkeypatch.setattr(announce, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(announce, "RECOVERY_INTERVAL", 0.01)
+    announce._send(7, announce.table_group(7, 2), {"type": "table"})  # raises nothing
+    deadline = time.monotonic() + 5
+    while not sent and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sent == [("party-7", {"type": "resync"})]
