@@ -43,7 +43,11 @@
     const url = kind === "undo" ? e.dataset.undoUrl : e.dataset.rollUrl;
     const item = { id: uuid4(), url, label, state: "pending", fields: { ...fields } };
     item.fields.seen = String(nextSeen());
-    if (kind !== "undo") item.fields.tap_id = item.id;
+    if (kind !== "undo") {
+      item.fields.tap_id = item.id;
+      const table = tableEl();
+      if (table) item.fields.round = table.dataset.round;  // a tap never lands in a later round
+    }
     items.push(item);
     store(items);
     render();
