@@ -55,4 +55,6 @@ class AccessLinkAdmin(admin.ModelAdmin):
     readonly_fields = ["salt", "token_hash"]
 
 
-admin.site.register([models.BuncoSet, models.Table, models.Correction])
+admin.site.register(
+    [models.BuncoSet, models.Table, models.Correction, models.RoundBell, models.PrizeRollOff]
+)
