@@ -11,6 +11,7 @@ stderr; the final lines (medians over the repeats) go to stdout. See bench/READM
 
 import argparse
 import json
+import math
 import os
 import shutil
 import signal
@@ -201,8 +202,14 @@ KEYS = (
 def median_line(scenario, target, runs, extra=None):
     line = {"scenario": scenario, "target": target}
     for key in KEYS:
-        values = [r[key] for r in runs if r.get(key) is not None]
-        line[key] = statistics.median(values) if values else None
+        if key.endswith("_ms"):
+            # A run that delivered nothing has no latency: it counts as infinitely late, so a
+            # median over the runs never hides it (null when the median lands on one).
+            values = [r[key] if r.get(key) is not None else math.inf for r in runs]
+        else:
+            values = [r[key] for r in runs if r.get(key) is not None]
+        value = statistics.median(values) if values else None
+        line[key] = None if value == math.inf else value
     line["delivered"] = sum(r["delivered"] for r in runs)
     line["expected"] = sum(r["expected"] for r in runs)
     line["delivered_pct"] = round(100 * line["delivered"] / max(1, line["expected"]), 4)
