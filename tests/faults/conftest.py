@@ -230,8 +230,10 @@ class Redis:
         return result.stdout.split()
 
     def subscriptions(self):
-        """{pub/sub channel: number of subscribers}: what the daphne processes listen to."""
-        channels = self.cli("PUBSUB", "CHANNELS")
+        """{group channel: number of subscribers}: the groups the daphne processes listen to.
+        (Each process's own "specific" channel is left out: its name may change when the layer
+        reconnects, and nothing is ever sent to it; pushes go to groups.)"""
+        channels = self.cli("PUBSUB", "CHANNELS", "asgi__group__*")
         counts = self.cli("PUBSUB", "NUMSUB", *channels) if channels else []
         return dict(zip(counts[::2], map(int, counts[1::2]), strict=True))
 

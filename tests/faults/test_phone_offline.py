@@ -9,26 +9,10 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_FLAGS, PHONE
+from tests.e2e.conftest import PHONE
 from tests.faults.conftest import Phone, wait_until
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def chromium():
-    import os
-
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Debian's Chromium is not at {CHROMIUM}: run `apt-get install chromium`.")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def shown(page):
