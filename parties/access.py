@@ -99,10 +99,20 @@ class Access:
 
 def access_for(session, party):
     """The access a session holds at `party`, from its live (unrevoked) links."""
+    return _access(session, party, _live_links(session, party.id))
+
+
+def _live_links(session, party_id):
     ids = session.get(SESSION_LINKS, [])
-    links = AccessLink.objects.filter(id__in=ids, party=party, revoked_at__isnull=True)
+    if not ids:
+        return []
+    links = AccessLink.objects.filter(id__in=ids, party_id=party_id, revoked_at__isnull=True)
+    return list(links.select_related("table", "party").order_by())
+
+
+def _access(session, party, links):
     host, tables, players = False, set(), set()
-    for link in links.select_related("table"):
+    for link in links:
         if link.role == AccessLink.Role.HOST:
             host = True
         elif link.role == AccessLink.Role.TABLE:
@@ -115,8 +125,10 @@ def access_for(session, party):
 
 def require(request, party_id, check):
     """Load the party and the request's access to it, or refuse with 403 (nothing changes)."""
-    party = get_object_or_404(Party, pk=party_id)
-    access = access_for(request.session, party)
+    links = _live_links(request.session, party_id)
+    # A link brings its party along (one query on the hot path); the code or nothing needs a look.
+    party = links[0].party if links else get_object_or_404(Party, pk=party_id)
+    access = _access(request.session, party, links)
     if not check(access):
         raise PermissionDenied("This link does not give you that at this party.")
     return party, access

@@ -1,6 +1,8 @@
 """What a party stores: the night's setup, its seating per round, rolls as appended facts, and
 the score-sheet lines derived from them. Nothing here decides a rule; scoring/ does."""
 
+from functools import cached_property
+
 from django.db import models
 from django.db.models import Q
 
@@ -30,11 +32,11 @@ class Party(models.Model):
     def __str__(self):
         return f"{self.name} ({self.code})"
 
-    @property
+    @cached_property
     def rules(self):
         from scoring import Rules
 
-        return Rules.from_options(self.options)
+        return Rules.from_options(self.options)  # a party's rules never change once created
 
 
 class Player(models.Model):

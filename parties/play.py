@@ -29,7 +29,7 @@ from parties.models import (
 from parties.services import PartyError, lock_party
 from scoring import InvalidRoll, NotAllowed, Progress, next_seating
 from scoring import Roll as RollFact
-from scoring.quick import call_needed
+from scoring.quick import call_needed, quick_dice
 
 
 @dataclass(frozen=True)
@@ -42,11 +42,10 @@ class TapResult:
     ask: str = ""  # "bunco" or "mini_bunco" when status is "ask_call"
 
 
-def _locked_round(party, *, statuses=(Round.Status.PLAYING,)):
-    # The lock that makes one round's writes happen one at a time (see the module docstring).
+def _current_round(party, *, statuses=(Round.Status.PLAYING,)):
+    # Called with the party's row locked (see the module docstring), so the round holds still.
     round_ = (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("bunco_set")
+        Round.objects.select_related("bunco_set")
         .filter(party=party, status__in=statuses)
         .order_by("bunco_set__number", "number")
         .first()
@@ -56,7 +55,7 @@ def _locked_round(party, *, statuses=(Round.Status.PLAYING,)):
 
 def _playing_round(party):
     """The round in play (the party is locked and fresh), or why no roll can be taken now."""
-    round_ = _locked_round(party)
+    round_ = _current_round(party)
     if party.status == Party.Status.FINISHED:
         raise PartyError("The party is over.")
     if round_ is None:
@@ -109,7 +108,7 @@ def round_start(*, party: Party, by: str) -> Round:
             if party.status == Party.Status.BREAK
             else "The party is over."
         )
-    round_ = _locked_round(party, statuses=(Round.Status.WAITING, Round.Status.PLAYING))
+    round_ = _current_round(party, statuses=(Round.Status.WAITING, Round.Status.PLAYING))
     if round_ is None or round_.status == Round.Status.PLAYING:
         raise PartyError("This round has already started.")
     now = timezone.now()
@@ -130,13 +129,16 @@ def roll_record(
     party: Party,
     table_number: int,
     tap_id,
-    dice: tuple,
+    dice: tuple | None = None,
+    outcome: str = "",
+    face: int | None = None,
     called: bool | None,
     seen: int,
     by: str,
     round_id: int | None = None,
 ) -> TapResult:
-    """Record one roll at a table; a retried tap (same tap id) is the same fact, not a new one."""
+    """Record one roll at a table, given its dice or a quick button's `outcome` (and `face` for
+    a mini Bunco where it matters). A retried tap (same tap id) is the same fact, never two."""
     lock_party(party)  # before the tap-id check: the same tap sent twice at once is one fact
     earlier = Roll.objects.filter(tap_id=tap_id).select_related("table", "round").first()
     if earlier is not None:
@@ -161,8 +163,10 @@ def roll_record(
         raise PartyError("This table's round is over; no more rolls.")
     if seen != extras.version:
         raise StaleTap(extras.version)
-    fact = RollFact(tuple(dice), True if called is None else called)
     try:
+        if outcome:
+            dice = quick_dice(outcome, round_.target, rules, face)
+        fact = RollFact(tuple(dice or ()), True if called is None else called)
         table.check(fact)
         if called is None and (kind := call_needed(table, fact.dice)):
             return TapResult("ask_call", extras.version, party.seq, ask=kind)

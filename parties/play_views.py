@@ -13,10 +13,9 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from parties import access, play, prizes, roster, selectors
+from parties import access, play, prizes, roster
 from parties.services import PartyError
 from scoring import InvalidRoll
-from scoring.quick import quick_dice
 
 
 def _wants_json(request):
@@ -38,15 +37,16 @@ def _int(value, what):
         raise PartyError(f"The {what} is missing or not a number.") from None
 
 
-def _dice_from(request, party, round_):
+def _roll_from(request):
+    """The roll as the phone sent it: a quick button's outcome (and face), or the dice."""
     outcome = request.POST.get("outcome", "")
     if outcome:
         face = request.POST.get("face")
-        return quick_dice(outcome, round_.target, party.rules, _int(face, "face") if face else None)
+        return {"outcome": outcome, "face": _int(face, "face") if face else None}
     faces = [f for f in request.POST.get("dice", "").replace(" ", "").split(",") if f]
     if not faces:
         raise PartyError("Tap the dice, or one of the quick buttons.")
-    return tuple(_int(f, "die") for f in faces)
+    return {"dice": tuple(_int(f, "die") for f in faces)}
 
 
 CALLED = {"yes": True, "no": False, "": None}
@@ -61,11 +61,9 @@ def roll_create(request, party_id, number):
     except ValueError:
         return _answer(request, back, {"status": "refused", "message": "The tap has no id."}, 400)
     try:
-        round_ = selectors.current_round(party)
-        dice = _dice_from(request, party, round_)
         called = CALLED.get(request.POST.get("called", ""))
         result = play.roll_record(
-            party=party, table_number=number, tap_id=tap_id, dice=dice, called=called,
+            party=party, table_number=number, tap_id=tap_id, called=called, **_roll_from(request),
             seen=_int(request.POST.get("seen"), "table version"), by=grant.role_label,
             round_id=_int(request.POST["round"], "round") if request.POST.get("round") else None,
         )
