@@ -44,13 +44,11 @@ class TapResult:
 
 def _current_round(party, *, statuses=(Round.Status.PLAYING,)):
     # Called with the party's row locked (see the module docstring), so the round holds still.
-    round_ = (
-        Round.objects.select_related("bunco_set")
-        .filter(party=party, status__in=statuses)
-        .order_by("bunco_set__number", "number")
-        .first()
-    )
-    return round_
+    rounds = Round.objects.select_related("bunco_set").filter(party=party, status__in=statuses)
+    if statuses == (Round.Status.PLAYING,):
+        # At most one round is in play, so no ordering (and its join) is needed: a tap's query.
+        return rounds.order_by().first()
+    return rounds.order_by("bunco_set__number", "number").first()
 
 
 def _playing_round(party):
@@ -140,7 +138,8 @@ def roll_record(
     """Record one roll at a table, given its dice or a quick button's `outcome` (and `face` for
     a mini Bunco where it matters). A retried tap (same tap id) is the same fact, never two."""
     lock_party(party)  # before the tap-id check: the same tap sent twice at once is one fact
-    earlier = Roll.objects.filter(tap_id=tap_id).select_related("table", "round").first()
+    earlier = Roll.objects.filter(tap_id=tap_id).select_related("table", "round").order_by()
+    earlier = earlier.first()
     if earlier is not None:
         if earlier.table.party_id != party.id or earlier.table.number != table_number:
             raise PartyError("That tap id belongs to another table.")

@@ -9,7 +9,7 @@ from django.urls import reverse
 from parties.models import Party, Roll, Round
 from tests.parties.conftest import Browser
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # taps run in worker threads
 JSON = {"HTTP_ACCEPT": "application/json"}
 
 
