@@ -54,8 +54,6 @@ def table_context(*, party, round_, live, number, names, seq):
     turn_player = names[table.seats[turn_seat - 1]] if turn_seat else None
     roller = table.roller
     phase = table.phase
-    if phase == "playing" and live.state.bell:
-        phase = "finishing"  # the bell rang and the table stops once this turn ends
     return {
         "party_id": party.id,
         "round_id": round_.id,

@@ -43,8 +43,12 @@ class TableView:
 
     @property
     def scorekeeper(self):
-        """Seat 1 keeps score by default; a ghost cannot, so the next real player does."""
-        return next((seat for seat in self.seats if not seat.is_ghost), None)
+        """Who keeps score and rolls first, as the rules say (a ghost cannot)."""
+        from scoring.table import scorekeeper_seat
+
+        ids = [str(seat.player_id) for seat in self.seats]
+        ghosts = frozenset(str(seat.player_id) for seat in self.seats if seat.is_ghost)
+        return self.seats[scorekeeper_seat(ids, ghosts) - 1]
 
 
 def seating(round_: Round) -> list[TableView]:

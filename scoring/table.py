@@ -94,9 +94,7 @@ class TableRound(NamedTuple):
         _check_seats(seats, rules, ghosts)
         if type(first_seat) is not int or not 1 <= first_seat <= len(seats):
             raise NotAllowed(f"the scorekeeper sits in seat 1 to {len(seats)}, not {first_seat!r}")
-        if seats[first_seat - 1] in ghosts:
-            # A ghost cannot keep score; its partner's seat starts instead, so it still rolls first.
-            first_seat = (first_seat + 1) % 4 + 1
+        first_seat = scorekeeper_seat(seats, ghosts, first_seat)
         zeros = (0,) * len(seats)
         sides = 2 if rules.team_size == 2 else len(seats)
         return cls(
@@ -392,6 +390,14 @@ def _check_seats(seats: tuple[str, ...], rules: Rules, ghosts: frozenset[str]) -
     for a, b in ((0, 2), (1, 3)):
         if seats[a] in ghosts and seats[b] in ghosts:
             raise NotAllowed(f"two ghosts cannot be partners (seats {a + 1} and {b + 1})")
+
+
+def scorekeeper_seat(seats, ghosts: frozenset[str], chosen: int = 1) -> int:
+    """The 1-based seat that keeps score and rolls first: the chosen seat (1 by default), or,
+    where a ghost sits there, its partner's seat, since a ghost cannot keep score."""
+    if seats[chosen - 1] in ghosts:
+        return (chosen + 1) % 4 + 1
+    return chosen
 
 
 def replay(

@@ -55,3 +55,11 @@ def test_the_phone_asks_for_the_call_only_where_the_rules_require_it():
     assert call_needed(tournament, (3, 3, 3)) == "mini_bunco"
     relaxed = TableRound.start(["a", "b", "c", "d"], Rules(bunco_must_be_called=False), 2)
     assert call_needed(relaxed, (2, 2, 2)) is None
+
+
+def test_a_ghost_never_keeps_score_its_partner_rolls_first():
+    from scoring.table import scorekeeper_seat
+
+    assert scorekeeper_seat(["a", "b", "c", "d"], frozenset()) == 1
+    assert scorekeeper_seat(["g", "b", "c", "d"], frozenset({"g"})) == 3
+    assert TableRound.start(["g", "b", "c", "d"], STANDARD, 1, ghosts=frozenset({"g"})).turn_seat == 3
