@@ -130,6 +130,8 @@
     if (navigator.vibrate) navigator.vibrate([250, 120, 250]);
   }
   window.buncoRing = ring;
+  const bellBanner = document.getElementById("bell-banner");
+  if (bellBanner) bellBanner.addEventListener("click", () => { bellBanner.hidden = true; });  // tap to dismiss
 
   // Timed rounds: a countdown on every phone; when it runs out, report it (the server checks).
   function tick() {
