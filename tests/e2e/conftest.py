@@ -35,6 +35,17 @@ LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 
 
+def stop_process(process):
+    """Ask a process we started to stop, and make sure it has (a kill after 10 s)."""
+    if process and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -98,13 +109,7 @@ class Server:
         raise RuntimeError(f"daphne did not answer within 30 s; see {self.log.name}")
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
         self.log.close()
 
 

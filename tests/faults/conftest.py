@@ -27,7 +27,7 @@ from urllib.parse import urlparse, urlunparse
 
 import pytest
 
-from tests.e2e.conftest import ROOT, Server, free_port
+from tests.e2e.conftest import ROOT, Server, free_port, stop_process
 
 PG_ADMIN_URL = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
 TWELVE = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Lou"]
@@ -238,13 +238,7 @@ class Redis:
         return dict(zip(counts[::2], map(int, counts[1::2]), strict=True))
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
         self.process = None
 
     def restart(self):
