@@ -8,6 +8,8 @@ any other process's write bumps the version and the next reader replays from the
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 
+from django.db import transaction
+
 from parties.models import Roll, Round, RoundBell, Seat
 from scoring import Roll as RollFact
 from scoring import Round as RoundState
@@ -134,6 +136,11 @@ def load(round_: Round, rules) -> LiveRound:
         for e, v in zip(live.extras, voids, strict=True)
     )
     live = replace(live, version=round_.version, extras=extras)
-    remember(live)
+    # Inside a write, the state is kept only once it is committed: a rolled-back write must
+    # never leave behind a cached version that a later, different fact will carry.
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(lambda: remember(live))
+    else:
+        remember(live)
     return live
 
