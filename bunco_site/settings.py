@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "parties.middleware.SyncChainMiddleware",  # last: see its docstring (one thread hop, not 18)
 ]
 
 ROOT_URLCONF = "bunco_site.urls"
