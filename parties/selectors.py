@@ -34,14 +34,6 @@ class TableView:
         return self.number == 1
 
     @property
-    def teams(self):
-        """Seat pairs in the game's order: seats 1 and 3, then seats 2 and 4."""
-        by_position = {seat.position: seat for seat in self.seats}
-        return [
-            [by_position[p] for p in pair if p in by_position] for pair in ((1, 3), (2, 4))
-        ]
-
-    @property
     def scorekeeper(self):
         """Who keeps score and rolls first, as the rules say (a ghost cannot)."""
         from scoring.table import scorekeeper_seat
