@@ -161,12 +161,5 @@ def _table_html_bytes(party_id):
     party = Party.objects.get(pk=party_id)
     round_ = party.rounds.get(status="playing")
     live_round = state.load(round_, party.rules)
-    html = live.render_table(
-        party=party,
-        round_=round_,
-        live=live_round,
-        number=1,
-        names=live.names_of(party),
-        seq=party.seq,
-    )
+    html = live.render_table(party_id=party.id, live=live_round, number=1, seq=party.seq)
     return len(json.dumps(html)) - 2  # as it travels, escaped inside the JSON message

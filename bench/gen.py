@@ -163,6 +163,7 @@ class Generator:
         body = f"tap_id={uuid.uuid4()}&seen={seen}&outcome=miss".encode()
         headers = {
             "Cookie": party["table_cookies"][str(table)],
+            "Origin": self.origin,  # as a browser's fetch() sends it
             "X-CSRFToken": party["csrf"],
             "Accept": "application/json",
             "Content-Type": "application/x-www-form-urlencoded",

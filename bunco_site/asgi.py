@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels, behind the host check."""
+"""ASGI entry point: HTTP through Django (a phone's ordinary tap takes the lean path in front of
+it, parties.tap_path), websockets through Channels, behind the host check."""
 
 import os
 
@@ -13,10 +14,11 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from parties.routing import websocket_urlpatterns  # noqa: E402
+from parties.tap_path import TapPath  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": TapPath(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
             SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -111,15 +111,28 @@ def _live_links(session, party_id):
 
 
 def _access(session, party, links):
+    rows = (
+        (
+            link.role,
+            link.table.number if link.role == AccessLink.Role.TABLE else None,
+            link.player_id,
+        )
+        for link in links
+    )
+    return grant_of(party, rows, by_code=party.id in session.get(SESSION_CODE_PARTIES, []))
+
+
+def grant_of(party, rows, *, by_code=False):
+    """The access given by a session's live links at `party`, as (role, table number, player
+    id) rows."""
     host, tables, players = False, set(), set()
-    for link in links:
-        if link.role == AccessLink.Role.HOST:
+    for role, table_number, player_id in rows:
+        if role == AccessLink.Role.HOST:
             host = True
-        elif link.role == AccessLink.Role.TABLE:
-            tables.add(link.table.number)
+        elif role == AccessLink.Role.TABLE:
+            tables.add(table_number)
         else:
-            players.add(link.player_id)
-    by_code = party.id in session.get(SESSION_CODE_PARTIES, [])
+            players.add(player_id)
     return Access(party, host, frozenset(tables), frozenset(players), by_code)
 
 

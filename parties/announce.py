@@ -36,15 +36,23 @@ def table_group(party_id, number):
     return f"party-{party_id}-table-{number}"
 
 
-def _group_send(group, message):
-    text = json.dumps(message, separators=(",", ":"))
-    async_to_sync(get_channel_layer().group_send)(group, {"type": "push", "text": text})
-
-
 def _send(party_id, group, message):
+    _send_text(party_id, group, json.dumps(message, separators=(",", ":")))
+
+
+def _send_text(party_id, group, text):
     try:
-        _group_send(group, message)
+        async_to_sync(get_channel_layer().group_send)(group, {"type": "push", "text": text})
     except Exception:  # the write is saved; only this hint is lost
+        logger.exception("push to %s failed; its phones will be told to resync", group)
+        _remember_lost(party_id)
+
+
+async def send_text(party_id, group, text):
+    """The same, from the event loop (the lean tap path)."""
+    try:
+        await get_channel_layer().group_send(group, {"type": "push", "text": text})
+    except Exception:
         logger.exception("push to %s failed; its phones will be told to resync", group)
         _remember_lost(party_id)
 
@@ -92,21 +100,27 @@ def _recover():
             _lost_wake.clear()
 
 
-def on_commit_table(party, round_, live_round, number):
+def table_push(party_id, seq, live_round, number):
+    """A table's update as it travels: its group and the one text every phone there gets."""
+    html = live.render_table(party_id=party_id, live=live_round, number=number, seq=seq)
+    message = {
+        "type": "table",
+        "seq": seq,
+        "round": live_round.round_id,
+        "table": number,
+        "version": live_round.extras[number - 1].version,
+        "bell": live_round.state.bell,
+        "html": html,
+    }
+    return table_group(party_id, number), json.dumps(message, separators=(",", ":"))
+
+
+def on_commit_table(party, live_round, number):
     seq = party.seq
 
     def push():
-        html = live.render_table(
-            party=party, round_=round_, live=live_round, number=number,
-            names=live_round.names, seq=seq,
-        )
-        version = live_round.extras[number - 1].version
-        _send(
-            party.id,
-            table_group(party.id, number),
-            {"type": "table", "seq": seq, "round": round_.id, "table": number,
-             "version": version, "bell": live_round.state.bell, "html": html},
-        )
+        group, text = table_push(party.id, seq, live_round, number)
+        _send_text(party.id, group, text)
 
     transaction.on_commit(push)
 

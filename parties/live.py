@@ -29,8 +29,9 @@ class SideView:
     rolloff_score: int | None
 
 
-def table_context(*, party, round_, live, number, names, seq):
+def table_context(*, party_id, live, number, seq):
     """Everything the `table-N` fragment shows, from the live state (no queries)."""
+    names = live.names
     table = live.table(number)
     extras = live.extras[number - 1]
     team_play = table.rules.team_size == 2
@@ -45,9 +46,7 @@ def table_context(*, party, round_, live, number, names, seq):
                 names=tuple(names[table.seats[i]][0] for i in seat_indexes),
                 points=table.points[side],
                 won=table.winner == side,
-                rolloff_score=(
-                    rolloff.scores[side] if rolloff and side in rolloff.sides else None
-                ),
+                rolloff_score=(rolloff.scores[side] if rolloff and side in rolloff.sides else None),
             )
         )
     turn_seat = table.turn_seat
@@ -55,10 +54,10 @@ def table_context(*, party, round_, live, number, names, seq):
     roller = table.roller
     phase = table.phase
     return {
-        "party_id": party.id,
-        "round_id": round_.id,
-        "set_number": round_.bunco_set.number,
-        "round_number": round_.number,
+        "party_id": party_id,
+        "round_id": live.round_id,
+        "set_number": live.set_number,
+        "round_number": live.round_number,
         "number": number,
         "is_head": number == 1,
         "target": table.target,

@@ -149,56 +149,40 @@ def roll_record(
 
     round_ = _playing_round(party)
     if round_id is not None and round_id != round_.id:
-        raise PartyError("That roll was entered for a round that has ended; it was not counted.")
+        raise PartyError(ROUND_ENDED)
     rules = party.rules
-    live = state.load(round_, rules)
-    if not 1 <= table_number <= len(live.seating):
-        raise PartyError(f"There is no table {table_number}.")
     now = timezone.now()
-    live = _clock(party, round_, live, rules, now)
-    table = live.table(table_number)
-    extras = live.extras[table_number - 1]
-    if table.done:
-        raise PartyError("This table's round is over; no more rolls.")
-    if seen != extras.version:
-        raise StaleTap(extras.version)
-    try:
-        if outcome:
-            dice = quick_dice(outcome, round_.target, rules, face)
-        fact = RollFact(tuple(dice or ()), True if called is None else called)
-        table.check(fact)
-        if called is None and (kind := call_needed(table, fact.dice)):
-            return TapResult("ask_call", extras.version, party.seq, ask=kind)
-    except (InvalidRoll, NotAllowed) as error:
-        raise PartyError(str(error)) from error
-
-    roller_id = int(table.roller)
-    phase = Roll.Phase.ROLLOFF if table.rolloff_needed else Roll.Phase.PLAY
-    faces = list(fact.dice) + [None] * (4 - len(fact.dice))
+    live = _clock(party, round_, state.load(round_, rules), rules, now)
+    judged = judge_roll(
+        live,
+        round_.target,
+        table_number,
+        seen=seen,
+        dice=dice,
+        outcome=outcome,
+        face=face,
+        called=called,
+    )
+    if judged.ask:
+        return TapResult("ask_call", judged.version, party.seq, ask=judged.ask)
     roll = Roll.objects.create(
         round=round_,
         table_id=live.table_ids[table_number - 1],
-        roller_id=roller_id,
-        phase=phase,
-        die1=faces[0],
-        die2=faces[1],
-        die3=faces[2],
-        die4=faces[3],
-        called=fact.called,
         tap_id=tap_id,
         entered_by=by,
+        **judged.columns(),
     )
     rang_before = live.state.bell
     _bump_round(round_)
-    live = live.apply_roll(table_number, roll.id, fact, round_.version)
+    live = live.apply_roll(table_number, roll.id, judged.fact, round_.version)
     if live.state.bell and not rang_before:
         Round.objects.filter(pk=round_.pk).update(bell_at=now)
         _bump_party(party)
         announce.on_commit_bell(party, round_, f"table {live.state.bell_table}")
         for number in range(1, len(live.seating) + 1):  # every table now finishes its turn
-            announce.on_commit_table(party, round_, live, number)
+            announce.on_commit_table(party, live, number)
     else:
-        announce.on_commit_table(party, round_, live, table_number)
+        announce.on_commit_table(party, live, table_number)
     if live.state.over:
         _close(party, round_, live, rules, now)
     else:
@@ -215,6 +199,56 @@ class StaleTap(PartyError):
             "if it is still missing."
         )
         self.version = version
+
+
+ROUND_ENDED = "That roll was entered for a round that has ended; it was not counted."
+
+
+@dataclass(frozen=True)
+class JudgedRoll:
+    """A roll the rules take at a table as it stands, or the question to ask before taking it."""
+
+    fact: RollFact
+    roller_id: int
+    phase: str
+    version: int  # the table's version the roll was judged on
+    ask: str = ""
+
+    def columns(self):
+        faces = list(self.fact.dice) + [None] * (4 - len(self.fact.dice))
+        return {
+            "roller_id": self.roller_id,
+            "phase": self.phase,
+            "called": self.fact.called,
+            "die1": faces[0],
+            "die2": faces[1],
+            "die3": faces[2],
+            "die4": faces[3],
+        }
+
+
+def judge_roll(live, target, table_number, *, seen, dice, outcome, face, called) -> JudgedRoll:
+    """What one roll entered at table `table_number` would be (no writes): its dice (a quick
+    button's outcome turned into dice), who rolled it, and whether to ask "did they call it?"
+    first. Raises PartyError (or StaleTap) with the message for the phone when it is refused."""
+    if not 1 <= table_number <= len(live.seating):
+        raise PartyError(f"There is no table {table_number}.")
+    table = live.table(table_number)
+    version = live.extras[table_number - 1].version
+    if table.done:
+        raise PartyError("This table's round is over; no more rolls.")
+    if seen != version:
+        raise StaleTap(version)
+    try:
+        if outcome:
+            dice = quick_dice(outcome, target, table.rules, face)
+        fact = RollFact(tuple(dice or ()), True if called is None else called)
+        table.check(fact)
+        ask = (call_needed(table, fact.dice) or "") if called is None else ""
+    except (InvalidRoll, NotAllowed) as error:
+        raise PartyError(str(error)) from error
+    phase = Roll.Phase.ROLLOFF if table.rolloff_needed else Roll.Phase.PLAY
+    return JudgedRoll(fact, int(table.roller), phase, version, ask)
 
 
 @transaction.atomic
@@ -251,7 +285,7 @@ def _void(party, round_, roll_id, by, note):
     if not live.state.bell and round_.bell_at:
         Round.objects.filter(pk=round_.pk).update(bell_at=None)
     _bump_party(party)  # the bell, or a table's result, may have been undone
-    announce.on_commit_table(party, round_, live, roll.table.number)
+    announce.on_commit_table(party, live, roll.table.number)
     announce.on_commit_round(party, "corrected")
     if live.state.over:
         _close(party, round_, live, party.rules, timezone.now())
@@ -272,7 +306,7 @@ def bell_ring(*, party: Party, by: str) -> None:
         return  # it has rung already; a second press changes nothing
     live = _ring(party, round_, live, by, now)
     for number in range(1, len(live.seating) + 1):
-        announce.on_commit_table(party, round_, live, number)
+        announce.on_commit_table(party, live, number)
     if live.state.over:
         _close(party, round_, live, rules, now)
     else:

@@ -40,19 +40,35 @@ def _int(value, what):
         raise PartyError(f"The {what} is missing or not a number.") from None
 
 
-def _roll_from(request):
+def _roll_from(data):
     """The roll as the phone sent it: a quick button's outcome (and face), or the dice."""
-    outcome = request.POST.get("outcome", "")
+    outcome = data.get("outcome", "")
     if outcome:
-        face = request.POST.get("face")
+        face = data.get("face")
         return {"outcome": outcome, "face": _int(face, "face") if face else None}
-    faces = [f for f in request.POST.get("dice", "").replace(" ", "").split(",") if f]
+    faces = [f for f in data.get("dice", "").replace(" ", "").split(",") if f]
     if not faces:
         raise PartyError("Tap the dice, or one of the quick buttons.")
     return {"dice": tuple(_int(f, "die") for f in faces)}
 
 
 CALLED = {"yes": True, "no": False, "": None}
+
+
+def tap_fields(data):
+    """A tap's fields (request.POST, or the lean tap path's form) as play.roll_record takes
+    them, less the party, table and who; PartyError names what is missing or wrong."""
+    try:
+        tap_id = uuid.UUID(data.get("tap_id", ""))
+    except ValueError:
+        raise PartyError("The tap has no id.") from None
+    return {
+        "tap_id": tap_id,
+        "called": CALLED.get(data.get("called", "")),
+        **_roll_from(data),
+        "seen": _int(data.get("seen"), "table version"),
+        "round_id": _int(data["round"], "round") if data.get("round") else None,
+    }
 
 
 def _in_worker(view):
@@ -78,15 +94,8 @@ def roll_create(request, party_id, number):
     party, grant = access.require(request, party_id, lambda a: a.can_score(number))
     back = reverse("parties:table", args=[party.id, number])
     try:
-        tap_id = uuid.UUID(request.POST.get("tap_id", ""))
-    except ValueError:
-        return _answer(request, back, {"status": "refused", "message": "The tap has no id."}, 400)
-    try:
-        called = CALLED.get(request.POST.get("called", ""))
         result = play.roll_record(
-            party=party, table_number=number, tap_id=tap_id, called=called, **_roll_from(request),
-            seen=_int(request.POST.get("seen"), "table version"), by=grant.role_label,
-            round_id=_int(request.POST["round"], "round") if request.POST.get("round") else None,
+            party=party, table_number=number, by=grant.role_label, **tap_fields(request.POST)
         )
     except play.StaleTap as stale:
         payload = {"status": "stale", "message": str(stale), "version": stale.version}
@@ -105,8 +114,10 @@ def roll_undo(request, party_id, number):
     back = reverse("parties:table", args=[party.id, number])
     try:
         version = play.roll_undo(
-            party=party, table_number=number,
-            seen=_int(request.POST.get("seen"), "table version"), by=grant.role_label,
+            party=party,
+            table_number=number,
+            seen=_int(request.POST.get("seen"), "table version"),
+            by=grant.role_label,
         )
     except play.StaleTap as stale:
         payload = {"status": "stale", "message": str(stale), "version": stale.version}
@@ -142,8 +153,11 @@ def round_start(request, party_id):
     # The host, or the head table's scorekeeper, rings the bell to start.
     party, grant = access.require(request, party_id, lambda a: a.can_score(1))
     return _party_action(
-        request, party, grant,
-        lambda: play.round_start(party=party, by=grant.role_label), "The round has started.",
+        request,
+        party,
+        grant,
+        lambda: play.round_start(party=party, by=grant.role_label),
+        "The round has started.",
     )
 
 
@@ -192,7 +206,9 @@ def party_end(request, party_id):
 def roll_void(request, party_id, roll_id):
     party, grant = access.require_host(request, party_id)
     return _party_action(
-        request, party, grant,
+        request,
+        party,
+        grant,
         lambda: play.roll_void(party=party, roll_id=roll_id, by="host"),
         "The roll was voided; the scores have been recomputed.",
     )

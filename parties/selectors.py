@@ -163,9 +163,7 @@ class ScoreSheet:
 
 
 def score_sheet(player) -> ScoreSheet:
-    lines = ScoreSheetLine.objects.filter(player=player).select_related(
-        "round__bunco_set", "table"
-    )
+    lines = ScoreSheetLine.objects.filter(player=player).select_related("round__bunco_set", "table")
     return ScoreSheet(
         [
             SheetLine(
@@ -202,9 +200,7 @@ def live_tables(party, round_, numbers=None):
         return []
     count = len(state_.seating)
     return [
-        live.table_context(
-            party=party, round_=round_, live=state_, number=n, names=state_.names, seq=party.seq
-        )
+        live.table_context(party_id=party.id, live=state_, number=n, seq=party.seq)
         for n in (numbers or range(1, count + 1))
         if 1 <= n <= count
     ]
@@ -247,9 +243,7 @@ def party_results(party):
         total[0] += line.buncos
         total[1] += line.mini_buncos
         total[2] += line.points
-    sheets = {
-        str(p.id): RulesSheet(tuple(marks[p.id]), *totals[p.id]) for p in players
-    }
+    sheets = {str(p.id): RulesSheet(tuple(marks[p.id]), *totals[p.id]) for p in players}
     closed = Round.objects.filter(party=party, status=Round.Status.CLOSED).order_by("-closed_at")
     last_bunco = closed.filter(last_bunco__isnull=False).values_list("last_bunco_id", flat=True)
     holder = fuzzy_die_holder(party)
@@ -324,7 +318,16 @@ def round_rolls(round_):
 
     rolls = Roll.objects.filter(round=round_).select_related("table", "roller").order_by("-id")
     return [
-        RollRow(r.id, r.table.number, r.roller.name, r.dice, r.called, r.phase,
-                r.voided_by_id is not None, r.entered_by, r.created_at)
+        RollRow(
+            r.id,
+            r.table.number,
+            r.roller.name,
+            r.dice,
+            r.called,
+            r.phase,
+            r.voided_by_id is not None,
+            r.entered_by,
+            r.created_at,
+        )
         for r in rolls
     ]

@@ -33,6 +33,8 @@ class LiveRound:
     round_id: int
     version: int
     started_at: object  # with the id, names the round even where a test database reuses ids
+    set_number: int
+    round_number: int
     seating: tuple  # per table, the player ids (str) in seat order
     ghosts: frozenset
     table_ids: tuple  # the Table row ids, head table first
@@ -74,6 +76,9 @@ CACHE_LIMIT = 2000
 
 
 def remember(live):
+    known = _cache.get(live.round_id)
+    if known is not None and known.started_at == live.started_at and known.version > live.version:
+        return  # two writers finished in the other order: keep the newer state
     if len(_cache) >= CACHE_LIMIT:
         _cache.clear()  # rounds end every few minutes; a cold start costs one replay each
     _cache[live.round_id] = live
@@ -85,8 +90,10 @@ def forget_all():
 
 def seating_of(round_):
     """The round's seating as scoring wants it, with the table ids and the names to show."""
-    seats = Seat.objects.filter(round=round_).select_related("player").order_by(
-        "table__number", "position"
+    seats = (
+        Seat.objects.filter(round=round_)
+        .select_related("player")
+        .order_by("table__number", "position")
     )
     tables, table_ids, ghosts, names = [], [], set(), {}
     for table_id, table_seats in groupby(seats, key=lambda seat: seat.table_id):
@@ -102,19 +109,31 @@ def seating_of(round_):
     return tuple(tables), frozenset(ghosts), tuple(table_ids), names
 
 
+def cached(round_id, version, started_at):
+    """The remembered state of that round at exactly that version, or None."""
+    live = _cache.get(round_id)
+    if live is not None and live.version == version and live.started_at == started_at:
+        return live
+    return None
+
+
 def load(round_: Round, rules) -> LiveRound:
     """The live state of `round_` at its current version (call inside the write's lock)."""
-    cached = _cache.get(round_.id)
-    if (
-        cached is not None
-        and cached.version == round_.version
-        and cached.started_at == round_.started_at
-    ):
-        return cached
+    if (live := cached(round_.id, round_.version, round_.started_at)) is not None:
+        return live
     seating, ghosts, table_ids, names = seating_of(round_)
     state = RoundState.start(seating, rules, round_.target, ghosts=ghosts)
     live = LiveRound(
-        round_.id, round_.version, round_.started_at, seating, ghosts, table_ids, names, state,
+        round_.id,
+        round_.version,
+        round_.started_at,
+        round_.bunco_set.number,
+        round_.number,
+        seating,
+        ghosts,
+        table_ids,
+        names,
+        state,
         (TableExtras(),) * len(seating),
     )
     rolls = Roll.objects.filter(round=round_).select_related("table").order_by("id")
@@ -143,4 +162,3 @@ def load(round_: Round, rules) -> LiveRound:
     else:
         remember(live)
     return live
-

@@ -79,8 +79,7 @@
     if (!items.length) return;
     sending = true;
     const item = items[0];
-    const form = new FormData();
-    for (const [k, v] of Object.entries(item.fields)) form.append(k, v);
+    const form = new URLSearchParams(item.fields);  // a plain form body: the server's lean path
     let response, data;
     try {
       response = await fetch(item.url, {

@@ -1,0 +1,188 @@
+"""The common tap in four statements: the party's hot path (measured by bench/).
+
+Nearly every tap is a plain roll: the round is in play, the phone saw the table's current
+version, the rules take the roll, and it neither rings the bell nor ends the round.
+`record_plain_roll` records exactly that case with hand-written SQL (Django's ORM compiles
+each query anew, which was most of a tap's cost) and answers None for anything else; the
+caller then hands the tap to the full path, `play.roll_record`, which has every rule and
+every message. Both judge the roll with `play.judge_roll`, so the rules live in one place,
+and this path takes the same party lock, so the two never interleave.
+
+Runs in a worker thread (it blocks on the database).
+"""
+
+from dataclasses import dataclass
+from datetime import UTC
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from parties import access, announce, play, state
+from parties.models import Party, Roll, Round
+from parties.services import PartyError
+
+DB_SESSIONS = "django.contrib.sessions.backends.db"
+
+
+@dataclass(frozen=True)
+class SavedTap:
+    version: int  # the table's version after the roll
+    seq: int
+    group: str  # where the table's update goes, and its text
+    text: str
+
+
+class _NotPlain(Exception):
+    """Roll back: this tap is for the full path."""
+
+
+def _aware(value):
+    # PostgreSQL hands back aware datetimes; SQLite naive ones in UTC (USE_TZ is on).
+    if value is not None and timezone.is_naive(value):
+        return value.replace(tzinfo=UTC)
+    return value
+
+
+# The statements, as the models' tables are named (tests run them on SQLite and PostgreSQL).
+SESSION_SQL = "SELECT session_data FROM django_session WHERE session_key = %s AND expire_date > %s"
+SCORING_LINKS_SQL = (
+    "SELECT l.id, l.role, t.number FROM parties_accesslink l "
+    "LEFT JOIN parties_table t ON t.id = l.table_id "
+    "WHERE l.party_id = %s AND l.revoked_at IS NULL AND l.role IN ('host', 'table')"
+)
+PARTY_AND_ROUND_SQL = (
+    "SELECT p.status, p.paused_at, p.seq, r.id, r.version, r.started_at, r.target, r.ends_at "
+    "FROM parties_party p LEFT JOIN parties_round r ON r.party_id = p.id AND r.status = %s "
+    "WHERE p.id = %s"
+)
+INSERT_ROLL_SQL = (
+    "INSERT INTO parties_roll (round_id, table_id, roller_id, phase, die1, die2, die3, die4, "
+    "called, tap_id, entered_by, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+    "%s, %s) ON CONFLICT (tap_id) DO NOTHING RETURNING id"
+)
+ROLL_FIELDS = (
+    "round",
+    "table",
+    "roller",
+    "phase",
+    "die1",
+    "die2",
+    "die3",
+    "die4",
+    "called",
+    "tap_id",
+    "entered_by",
+    "created_at",
+)
+BUMP_ROUND_SQL = "UPDATE parties_round SET version = version + 1 WHERE id = %s"
+
+
+def _session(cursor, session_key):
+    """The session's data, if it is live (what SessionMiddleware would load)."""
+    if settings.SESSION_ENGINE != DB_SESSIONS or not session_key or len(session_key) > 64:
+        return None
+    from django.contrib.sessions.backends.db import SessionStore
+
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    cursor.execute(SESSION_SQL, [session_key, now])
+    row = cursor.fetchone()
+    return SessionStore().decode(row[0]) if row else None
+
+
+def _scoring_grant(cursor, session, party_id):
+    """What the session's live links let it score at the party (as access.require finds it;
+    player links are left out, as they score nothing)."""
+    ids = set(session.get(access.SESSION_LINKS, []))
+    cursor.execute(SCORING_LINKS_SQL, [party_id])
+    rows = [(role, number, None) for id_, role, number in cursor.fetchall() if id_ in ids]
+    return access.grant_of(None, rows)
+
+
+def _lock_and_read(cursor, party_id):
+    """Lock the party's row (as services.lock_party does) and read it with its round in play."""
+    lock = " FOR UPDATE OF p" if connection.features.has_select_for_update_of else ""
+    cursor.execute(PARTY_AND_ROUND_SQL + lock, [Round.Status.PLAYING, party_id])
+    return cursor.fetchone()
+
+
+def _insert_roll(cursor, values):
+    """Insert the roll unless its tap id is taken; its new id, or None for a retried tap."""
+    fields = [Roll._meta.get_field(name) for name in ROLL_FIELDS]
+    cursor.execute(
+        INSERT_ROLL_SQL,
+        [field.get_db_prep_save(values[field.attname], connection) for field in fields],
+    )
+    row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def _record(cursor, party_id, table_number, by, tap):
+    row = _lock_and_read(cursor, party_id)
+    if row is None:
+        raise _NotPlain
+    status, paused_at, seq, round_id, version, started_at, target, ends_at = row
+    if status != Party.Status.PLAYING or paused_at is not None or round_id is None:
+        raise _NotPlain
+    if tap["round_id"] is not None and tap["round_id"] != round_id:
+        raise _NotPlain
+    live = state.cached(round_id, version, _aware(started_at))
+    if live is None:
+        raise _NotPlain  # the full path replays the round and remembers it for the next tap
+    now = timezone.now()
+    rules = live.state.rules
+    if rules.round_end == "timed" and not live.state.bell and ends_at and now >= _aware(ends_at):
+        raise _NotPlain  # the clock rings the bell first
+    try:
+        judged = play.judge_roll(
+            live,
+            target,
+            table_number,
+            seen=tap["seen"],
+            dice=tap.get("dice"),
+            outcome=tap.get("outcome", ""),
+            face=tap.get("face"),
+            called=tap["called"],
+        )
+    except PartyError:
+        raise _NotPlain from None
+    if judged.ask:
+        raise _NotPlain
+    roll_id = _insert_roll(
+        cursor,
+        {
+            "round_id": round_id,
+            "table_id": live.table_ids[table_number - 1],
+            "tap_id": tap["tap_id"],
+            "entered_by": by,
+            "created_at": now,
+            **judged.columns(),
+        },
+    )
+    if roll_id is None:
+        raise _NotPlain  # a retried tap: the full path answers "duplicate"
+    after = live.apply_roll(table_number, roll_id, judged.fact, version + 1)
+    if after.state.bell != live.state.bell or after.state.over:
+        raise _NotPlain  # the bell, or the round's end: the full path
+    cursor.execute(BUMP_ROUND_SQL, [round_id])
+    return seq, after
+
+
+def record_plain_roll(*, party_id, table_number, session_key, tap):
+    """Record `tap` (play_views.tap_fields) at the table if the session may score there and it
+    is a plain roll; otherwise change nothing and answer None."""
+    with connection.cursor() as cursor:
+        session = _session(cursor, session_key)
+        if session is None:
+            return None
+        grant = _scoring_grant(cursor, session, party_id)
+    if not grant.can_score(table_number):
+        return None
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            seq, after = _record(cursor, party_id, table_number, grant.role_label, tap)
+    except _NotPlain:
+        return None
+    state.remember(after)
+    group, text = announce.table_push(party_id, seq, after, table_number)
+    return SavedTap(after.extras[table_number - 1].version, seq, group, text)

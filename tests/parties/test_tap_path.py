@@ -1,0 +1,263 @@
+"""The lean tap path (parties.tap_path + tap_store) in front of Django, through the real ASGI
+app: it records a phone's ordinary tap by itself, exactly as the full path would, and hands
+everything else (every refusal included) to Django, which answers and changes nothing."""
+
+import json
+import random
+import uuid
+from urllib.parse import urlencode
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+from django.urls import reverse
+
+from bunco_site.asgi import application, django_asgi_app
+from parties import announce, play, services, state, tap_path
+from parties.models import AccessLink, Party, Roll, Round
+from tests.parties.conftest import Browser, create_party, redeem
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+class CountingDjango:
+    """Django's own app, counting the requests the lean path handed it."""
+
+    def __init__(self):
+        self.calls = 0
+
+    async def __call__(self, scope, receive, send):
+        self.calls += 1
+        await django_asgi_app(scope, receive, send)
+
+
+class Phone:
+    """A browser holding one link, speaking to the ASGI app as table.js does."""
+
+    def __init__(self, party, **link):
+        browser = Browser()
+        if link:
+            redeem(browser, AccessLink.objects.get(party=party, **link))
+        self.csrf = browser.csrf_token()
+        self.session = browser.cookies["sessionid"].value if "sessionid" in browser.cookies else ""
+        self.party = party
+
+    def headers(self, **changes):
+        headers = {
+            "host": "localhost",
+            "origin": "http://localhost",
+            "cookie": f"csrftoken={self.csrf}; sessionid={self.session}",
+            "x-csrftoken": self.csrf,
+            "accept": "application/json",
+            "content-type": "application/x-www-form-urlencoded",
+        }
+        headers.update(changes)
+        return [(k.encode(), v.encode()) for k, v in headers.items() if v is not None]
+
+
+def _setup(**link):
+    """A party in play, its host having opened the dashboard (which loads the round's live
+    state: a tap on a cold state takes the full path, which loads it), and a phone."""
+    host = Browser()
+    party = create_party(host)
+    play.round_start(party=party, by="host")
+    assert host.get(reverse("parties:host", args=[party.id])).status_code == 200
+    return party, Phone(party, **link)
+
+
+async def post(app, phone, table, fields, body=None, **headers):
+    path = f"/parties/{phone.party.id}/table/{table}/rolls/"
+    body = urlencode(fields).encode() if body is None else body
+    headers.setdefault("content-length", str(len(body)))
+    communicator = HttpCommunicator(app, "POST", path, body, phone.headers(**headers))
+    response = await communicator.get_response(timeout=20)
+    if response["body"].startswith(b"{"):
+        response["json"] = json.loads(response["body"])
+    return response
+
+
+def tap(seen, outcome="miss", **more):
+    return {"tap_id": str(uuid.uuid4()), "seen": seen, "outcome": outcome, **more}
+
+
+@sync_to_async
+def rolls_at(party, table):
+    return list(
+        Roll.objects.filter(round__party=party, table__number=table)
+        .order_by("id")
+        .values_list("die1", "die2", "die3", "entered_by")
+    )
+
+
+@sync_to_async
+def replayed_table(party, number):
+    """The table as a cold replay of the database rows shows it (no cache)."""
+    state.forget_all()
+    party = Party.objects.get(pk=party.pk)
+    round_ = Round.objects.get(party=party, status="playing")
+    live = state.load(round_, party.rules)
+    return live, announce.table_push(party.id, party.seq, live, number)
+
+
+async def test_an_ordinary_tap_is_saved_by_the_lean_path_and_pushed_to_the_table():
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    cookie = f"sessionid={keeper.session}".encode()
+    phone = WebsocketCommunicator(
+        application,
+        f"/ws/parties/{party.id}/?tables=2",
+        headers=[(b"origin", b"http://localhost"), (b"cookie", cookie), (b"host", b"localhost")],
+    )
+    assert (await phone.connect())[0]
+    django = CountingDjango()
+    app = tap_path.TapPath(django)
+
+    answer = await post(app, keeper, 2, tap(0, "one"))
+
+    assert django.calls == 0
+    assert answer["status"] == 200 and answer["json"] == {"status": "saved", "version": 1, "seq": 1}
+    assert dict(answer["headers"])[b"x-content-type-options"] == b"nosniff"
+    pushed = json.loads(await phone.receive_from(timeout=5))
+    live, (group, text) = await replayed_table(party, 2)
+    assert pushed == json.loads(text) and group == announce.table_group(party.id, 2)
+    assert live.extras[1].version == 1 and live.table(2).points[0] == 1
+    (dice,) = await rolls_at(party, 2)
+    assert dice[3] == "table 2" and sorted(dice[:3]).count(1) == 1  # one point: one target face
+    await phone.disconnect()
+
+
+async def test_taps_through_both_paths_leave_what_a_replay_of_the_rows_shows():
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    app = tap_path.TapPath(django)
+    rng = random.Random(7)
+    version = 0
+    for i in range(30):
+        dice = ",".join(str(rng.choice([1, 2, 3, 4, 5, 6])) for _ in range(3))
+        fields = {"tap_id": str(uuid.uuid4()), "seen": version, "dice": dice, "called": "yes"}
+        if i % 3 == 2:
+            answer = await post(app, keeper, 2, {}, body=_multipart(fields),
+                                **{"content-type": "multipart/form-data; boundary=XyZ"})
+        else:
+            answer = await post(app, keeper, 2, fields)
+        assert answer["status"] == 200, answer["body"]
+        if answer["json"]["status"] != "saved":
+            break  # the table's round is over
+        version = answer["json"]["version"]
+    assert django.calls >= 10  # every third tap went the full way (a multipart form)
+    cached = state.cached(*(await _round_key(party)))
+    live, _ = await replayed_table(party, 2)
+    assert cached is not None and cached.state == live.state and cached.extras == live.extras
+
+
+@sync_to_async
+def _round_key(party):
+    round_ = Round.objects.get(party=party, status="playing")
+    return round_.id, round_.version, round_.started_at
+
+
+def _multipart(fields):
+    parts = [
+        f'--XyZ\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'
+        for k, v in fields.items()
+    ]
+    return ("".join(parts) + "--XyZ--\r\n").encode()
+
+
+REFUSED = [
+    ("another origin", {"origin": "http://evil.example"}, 403),
+    ("a wrong csrf token", {"x-csrftoken": "x" * 32}, 403),
+    ("no csrf token", {"x-csrftoken": None}, 403),
+    ("a host not allowed", {"host": "evil.example", "origin": "http://evil.example"}, 400),
+    ("no session", {"cookie": None}, 403),
+]
+
+
+@pytest.mark.parametrize(("what", "headers", "status"), REFUSED, ids=[r[0] for r in REFUSED])
+async def test_a_tap_the_lean_path_cannot_vouch_for_gets_djangos_refusal(what, headers, status):
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    if "cookie" in headers:
+        headers = {"cookie": f"csrftoken={keeper.csrf}"}
+    django = CountingDjango()
+    answer = await post(tap_path.TapPath(django), keeper, 2, tap(0), **headers)
+    assert (django.calls, answer["status"]) == (1, status)
+    assert await rolls_at(party, 2) == []
+
+
+async def test_a_tap_without_an_origin_header_is_djangos_to_judge():
+    # Django's CSRF check accepts a plain-HTTP post without Origin when the token matches.
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    answer = await post(tap_path.TapPath(django), keeper, 2, tap(0), origin=None)
+    assert (django.calls, answer["status"], answer["json"]["status"]) == (1, 200, "saved")
+
+
+@pytest.mark.parametrize("link", [{"role": "player", "player__name": "Ann"},
+                                  {"role": "table", "table__number": 3}, {}])
+async def test_a_phone_without_a_right_to_score_here_is_refused(link):
+    party, phone = await sync_to_async(_setup)(**link)
+    django = CountingDjango()
+    answer = await post(tap_path.TapPath(django), phone, 2, tap(0))
+    assert (django.calls, answer["status"]) == (1, 403)
+    assert await rolls_at(party, 2) == []
+
+
+async def test_a_reissued_link_stops_scoring_at_once():
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    app = tap_path.TapPath(CountingDjango())
+    assert (await post(app, keeper, 2, tap(0)))["status"] == 200
+    link = await sync_to_async(AccessLink.objects.get)(party=party, role="table", table__number=2)
+    await sync_to_async(services.link_reissue)(party=party, link_id=link.id)
+    answer = await post(app, keeper, 2, tap(1))
+    assert answer["status"] == 403
+    assert len(await rolls_at(party, 2)) == 1
+
+
+async def test_stale_and_retried_taps_get_the_full_paths_answers():
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    app = tap_path.TapPath(django)
+    first = tap(0)
+    assert (await post(app, keeper, 2, first))["json"]["status"] == "saved"
+    again = await post(app, keeper, 2, first)
+    assert again["json"]["status"] == "duplicate" and django.calls == 1
+    stale = await post(app, keeper, 2, tap(0))
+    assert stale["status"] == 409 and stale["json"]["version"] == 1 and django.calls == 2
+    assert len(await rolls_at(party, 2)) == 1
+
+
+async def test_a_bunco_asks_and_the_bell_goes_the_full_way():
+    party, head = await sync_to_async(_setup)(role="table", table__number=1)
+    django = CountingDjango()
+    app = tap_path.TapPath(django)
+    asked = await post(app, head, 1, tap(0, "bunco"))
+    assert asked["json"] == {"status": "ask_call", "version": 0, "seq": 1, "ask": "bunco"}
+    rung = await post(app, head, 1, tap(0, "bunco", called="yes"))
+    assert rung["json"]["status"] == "saved" and rung["json"]["seq"] == 2  # the bell
+    assert django.calls == 2
+    bell = await sync_to_async(Round.objects.get)(party=party, status="playing")
+    assert bell.bell_at is not None
+
+
+async def test_a_form_post_without_javascript_is_answered_by_django_with_a_redirect():
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    answer = await post(tap_path.TapPath(django), keeper, 2, tap(0), accept="text/html")
+    assert (django.calls, answer["status"]) == (1, 302)
+    assert len(await rolls_at(party, 2)) == 1
+
+
+async def test_a_body_too_big_for_a_tap_reaches_django_whole():
+    sent = [{"type": "http.request", "body": b"a" * 3000, "more_body": True},
+            {"type": "http.request", "body": b"b" * 3000, "more_body": True},
+            {"type": "http.request", "body": b"c" * 10, "more_body": False}]
+    stream = iter(sent)
+
+    async def receive():
+        return next(stream)
+
+    body, whole = await tap_path._read_body(receive)
+    assert (len(body), whole) == (6000, False)
+    replayed = tap_path._replay(body, whole, receive)
+    got = [await replayed(), await replayed()]
+    assert got[0]["body"] + got[1]["body"] == b"a" * 3000 + b"b" * 3000 + b"c" * 10
+    assert [m["more_body"] for m in got] == [True, False]
