@@ -16,6 +16,8 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from parties.routing import websocket_urlpatterns  # noqa: E402
 from parties.tap_path import TapPath  # noqa: E402
 
+from bunco_site import gc_policy  # noqa: E402
+
 application = ProtocolTypeRouter(
     {
         "http": TapPath(django_asgi_app),
@@ -24,3 +26,4 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+gc_policy.install()  # everything the app needs is loaded by now

@@ -127,8 +127,9 @@ def _record(cursor, party_id, table_number, by, tap):
     if tap["round_id"] is not None and tap["round_id"] != round_id:
         raise _NotPlain
     live = state.cached(round_id, version, _aware(started_at))
-    if live is None:
-        raise _NotPlain  # the full path replays the round and remembers it for the next tap
+    if live is None:  # a restarted server, or another process wrote last: replay the round
+        rules = Party.objects.only("options").get(pk=party_id).rules
+        live = state.load(Round.objects.select_related("bunco_set").get(pk=round_id), rules)
     now = timezone.now()
     rules = live.state.rules
     if rules.round_end == "timed" and not live.state.bell and ends_at and now >= _aware(ends_at):
