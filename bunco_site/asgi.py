@@ -13,10 +13,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
+from bunco_site import gc_policy  # noqa: E402
 from parties.routing import websocket_urlpatterns  # noqa: E402
 from parties.tap_path import TapPath  # noqa: E402
-
-from bunco_site import gc_policy  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
