@@ -56,9 +56,10 @@ class TapPath:
             )
         if saved is None:
             return await self.app(scope, _replay(body, whole, receive), send)
+        # The table's phones first: an ASGI server may end the app once its answer is sent.
+        await announce.send_text(party_id, saved.group, saved.text)
         answer = {"status": "saved", "version": saved.version, "seq": saved.seq}
         await _send_json(send, answer, secure=tap.secure)
-        await announce.send_text(party_id, saved.group, saved.text)
 
 
 def _record(party_id, number, session_key, fields):

@@ -1,4 +1,4 @@
-"""The common tap in four statements: the party's hot path (measured by bench/).
+"""The common tap in a few hand-written statements: the party's hot path (bench/ measures it).
 
 Nearly every tap is a plain roll: the round is in play, the phone saw the table's current
 version, the rules take the roll, and it neither rings the bell nor ends the round.
@@ -12,7 +12,7 @@ Runs in a worker thread (it blocks on the database).
 """
 
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -45,7 +45,10 @@ def _aware(value):
 
 
 # The statements, as the models' tables are named (tests run them on SQLite and PostgreSQL).
-SESSION_SQL = "SELECT session_data FROM django_session WHERE session_key = %s AND expire_date > %s"
+SESSION_SQL = (
+    "SELECT session_data, expire_date FROM django_session "
+    "WHERE session_key = %s AND expire_date > %s"
+)
 SCORING_LINKS_SQL = (
     "SELECT l.id, l.role, t.number FROM parties_accesslink l "
     "LEFT JOIN parties_table t ON t.id = l.table_id "
@@ -78,24 +81,40 @@ ROLL_FIELDS = (
 BUMP_ROUND_SQL = "UPDATE parties_round SET version = version + 1 WHERE id = %s"
 
 
-def _session(cursor, session_key):
-    """The session's data, if it is live (what SessionMiddleware would load)."""
+# A session only ever gains links, so what it held is remembered for a minute (the links
+# themselves are read on every tap: a revoked one stops at once). Missing a right, the
+# session is read again before the tap goes to Django.
+SESSION_MEMORY = timedelta(seconds=60)
+_session_links: dict = {}  # session key -> (link ids, remember until)
+
+
+def _links_of(cursor, session_key, *, fresh):
+    """The ids of the links a live session redeemed (what SessionMiddleware would load)."""
     if settings.SESSION_ENGINE != DB_SESSIONS or not session_key or len(session_key) > 64:
-        return None
+        return frozenset()
+    now = timezone.now()
+    known = None if fresh else _session_links.get(session_key)
+    if known is not None and now < known[1]:
+        return known[0]
     from django.contrib.sessions.backends.db import SessionStore
 
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    cursor.execute(SESSION_SQL, [session_key, now])
+    cursor.execute(SESSION_SQL, [session_key, connection.ops.adapt_datetimefield_value(now)])
     row = cursor.fetchone()
-    return SessionStore().decode(row[0]) if row else None
+    if row is None:
+        _session_links.pop(session_key, None)
+        return frozenset()
+    links = frozenset(SessionStore().decode(row[0]).get(access.SESSION_LINKS, []))
+    if len(_session_links) >= 20_000:
+        _session_links.clear()
+    _session_links[session_key] = (links, min(_aware(row[1]), now + SESSION_MEMORY))
+    return links
 
 
-def _scoring_grant(cursor, session, party_id):
-    """What the session's live links let it score at the party (as access.require finds it;
-    player links are left out, as they score nothing)."""
-    ids = set(session.get(access.SESSION_LINKS, []))
+def _scoring_grant(cursor, link_ids, party_id):
+    """What those links, where live, let the session score at the party (as access.require
+    finds it; player links are left out, as they score nothing)."""
     cursor.execute(SCORING_LINKS_SQL, [party_id])
-    rows = [(role, number, None) for id_, role, number in cursor.fetchall() if id_ in ids]
+    rows = [(role, number, None) for id_, role, number in cursor.fetchall() if id_ in link_ids]
     return access.grant_of(None, rows)
 
 
@@ -173,10 +192,9 @@ def record_plain_roll(*, party_id, table_number, session_key, tap):
     """Record `tap` (play_views.tap_fields) at the table if the session may score there and it
     is a plain roll; otherwise change nothing and answer None."""
     with connection.cursor() as cursor:
-        session = _session(cursor, session_key)
-        if session is None:
-            return None
-        grant = _scoring_grant(cursor, session, party_id)
+        grant = _scoring_grant(cursor, _links_of(cursor, session_key, fresh=False), party_id)
+        if not grant.can_score(table_number):  # perhaps a link redeemed since: read it again
+            grant = _scoring_grant(cursor, _links_of(cursor, session_key, fresh=True), party_id)
     if not grant.can_score(table_number):
         return None
     try:

@@ -35,7 +35,7 @@ class Phone:
     """A browser holding one link, speaking to the ASGI app as table.js does."""
 
     def __init__(self, party, **link):
-        browser = Browser()
+        self.browser = browser = Browser()
         if link:
             redeem(browser, AccessLink.objects.get(party=party, **link))
         self.csrf = browser.csrf_token()
@@ -210,6 +210,19 @@ async def test_a_reissued_link_stops_scoring_at_once():
     answer = await post(app, keeper, 2, tap(1))
     assert answer["status"] == 403
     assert len(await rolls_at(party, 2)) == 1
+
+
+async def test_a_link_redeemed_after_a_tap_scores_at_once():
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    app = tap_path.TapPath(django)
+    assert (await post(app, keeper, 3, tap(0)))["status"] == 403  # not yet its table
+    assert (await post(app, keeper, 2, tap(0)))["json"]["status"] == "saved"
+    link = await sync_to_async(AccessLink.objects.get)(party=party, role="table", table__number=3)
+    await sync_to_async(redeem)(keeper.browser, link)
+    answer = await post(app, keeper, 3, tap(0))
+    assert answer["json"]["status"] == "saved" and django.calls == 1  # only the refusal
+    assert (await rolls_at(party, 3))[0][3] == "table 2,3"
 
 
 async def test_stale_and_retried_taps_get_the_full_paths_answers():
