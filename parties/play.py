@@ -281,7 +281,7 @@ def _void(party, round_, roll_id, by, note):
     roll = Roll.objects.select_related("table").get(pk=roll_id)
     Roll.objects.filter(pk=roll_id).update(voided_by=correction)
     _bump_round(round_)
-    live = state.load(round_, party.rules)  # a void changes history: replay from the facts
+    live = state.load(round_, party.rules, written=True)  # a void changes history: replay
     if not live.state.bell and round_.bell_at:
         Round.objects.filter(pk=round_.pk).update(bell_at=None)
     _bump_party(party)  # the bell, or a table's result, may have been undone

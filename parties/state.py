@@ -117,8 +117,9 @@ def cached(round_id, version, started_at):
     return None
 
 
-def load(round_: Round, rules) -> LiveRound:
-    """The live state of `round_` at its current version (call inside the write's lock)."""
+def load(round_: Round, rules, *, written=False) -> LiveRound:
+    """The live state of `round_` at its current version (call inside the write's lock);
+    `written`: this transaction has already changed the round's facts."""
     if (live := cached(round_.id, round_.version, round_.started_at)) is not None:
         return live
     seating, ghosts, table_ids, names = seating_of(round_)
@@ -136,18 +137,22 @@ def load(round_: Round, rules) -> LiveRound:
         state,
         (TableExtras(),) * len(seating),
     )
-    rolls = Roll.objects.filter(round=round_).select_related("table").order_by("id")
+    rolls = (
+        Roll.objects.filter(round=round_)
+        .order_by("id")
+        .values_list("id", "table__number", "die1", "die2", "die3", "die4", "called", "voided_by")
+    )  # plain rows: a round's replay reads hundreds of them
     bells = list(RoundBell.objects.filter(round=round_).order_by("after_roll_id", "id"))
     voids = [0] * len(seating)  # a void is a fact too: it moves the table's version on
-    for roll in rolls:
-        if roll.voided_by_id is not None:
-            voids[roll.table.number - 1] += 2  # the roll itself, and its void
+    for roll_id, number, *faces, called, voided_by in rolls:
+        if voided_by is not None:
+            voids[number - 1] += 2  # the roll itself, and its void
             continue
-        while bells and bells[0].after_roll_id < roll.id:
+        while bells and bells[0].after_roll_id < roll_id:
             bells.pop(0)
             live = live.apply_bell(live.version)
-        fact = RollFact(roll.dice, roll.called)
-        live = live.apply_roll(roll.table.number, roll.id, fact, live.version)
+        fact = RollFact(tuple(face for face in faces if face is not None), called)
+        live = live.apply_roll(number, roll_id, fact, live.version)
     if bells:
         live = live.apply_bell(live.version)
     extras = tuple(
@@ -155,9 +160,11 @@ def load(round_: Round, rules) -> LiveRound:
         for e, v in zip(live.extras, voids, strict=True)
     )
     live = replace(live, version=round_.version, extras=extras)
-    # Inside a write, the state is kept only once it is committed: a rolled-back write must
-    # never leave behind a cached version that a later, different fact will carry.
-    if transaction.get_connection().in_atomic_block:
+    # Read under the party's lock before any write, the state is the committed one and is kept
+    # at once, even if the write then fails (a refused tap must not cost the next tap another
+    # replay). Read after this write's own changes (`written`), it is kept only once they
+    # commit: a rolled-back write must never leave behind a version a later fact will carry.
+    if written and transaction.get_connection().in_atomic_block:
         transaction.on_commit(lambda: remember(live))
     else:
         remember(live)
