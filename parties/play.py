@@ -179,10 +179,10 @@ def roll_record(
         Round.objects.filter(pk=round_.pk).update(bell_at=now)
         _bump_party(party)
         announce.on_commit_bell(party, round_, f"table {live.state.bell_table}")
-        for number in range(1, len(live.seating) + 1):  # every table now finishes its turn
-            announce.on_commit_table(party, live, number)
+        # every table now finishes its turn
+        announce.on_commit_tables(party, live, range(1, len(live.seating) + 1))
     else:
-        announce.on_commit_table(party, live, table_number)
+        announce.on_commit_tables(party, live, [table_number])
     if live.state.over:
         _close(party, round_, live, rules, now)
     else:
@@ -285,7 +285,7 @@ def _void(party, round_, roll_id, by, note):
     if not live.state.bell and round_.bell_at:
         Round.objects.filter(pk=round_.pk).update(bell_at=None)
     _bump_party(party)  # the bell, or a table's result, may have been undone
-    announce.on_commit_table(party, live, roll.table.number)
+    announce.on_commit_tables(party, live, [roll.table.number])
     announce.on_commit_round(party, "corrected")
     if live.state.over:
         _close(party, round_, live, party.rules, timezone.now())
@@ -305,8 +305,7 @@ def bell_ring(*, party: Party, by: str) -> None:
     if live.state.bell:
         return  # it has rung already; a second press changes nothing
     live = _ring(party, round_, live, by, now)
-    for number in range(1, len(live.seating) + 1):
-        announce.on_commit_table(party, live, number)
+    announce.on_commit_tables(party, live, range(1, len(live.seating) + 1))
     if live.state.over:
         _close(party, round_, live, rules, now)
     else:
