@@ -10,7 +10,8 @@ every error and every unusual case gets Django's own answer from one place.
 
 The checks are Django's, called directly: `validate_host` with ALLOWED_HOSTS, the CSRF
 middleware's token comparison and its origin rule, the session as the database backend
-stores it, and the same link rows `access.require` reads.
+stores it (its links remembered for a minute: a session only gains them), and the same link
+rows `access.require` reads, on every tap.
 """
 
 import json
