@@ -41,20 +41,18 @@ def _send(party_id, group, message):
 
 
 def _send_text(party_id, group, text):
-    try:
-        async_to_sync(get_channel_layer().group_send)(group, {"type": "push", "text": text})
-    except Exception:  # the write is saved; only this hint is lost
-        logger.exception("push to %s failed; its phones will be told to resync", group)
-        _remember_lost(party_id)
+    async_to_sync(send_text)(party_id, group, text)
 
 
 async def send_text(party_id, group, text):
-    """The same, from the event loop (the lean tap path)."""
+    """Push `text` to the group; False if the layer failed (the party will be told to resync)."""
     try:
         await get_channel_layer().group_send(group, {"type": "push", "text": text})
-    except Exception:
+    except Exception:  # the write is saved; only this hint is lost
         logger.exception("push to %s failed; its phones will be told to resync", group)
         _remember_lost(party_id)
+        return False
+    return True
 
 
 def _remember_lost(party_id):
@@ -122,19 +120,15 @@ def on_commit_tables(party, live_round, numbers):
 
     def push():
         pushes = [table_push(party.id, seq, live_round, number) for number in numbers]
-        try:
-            async_to_sync(_send_all)(pushes)
-        except Exception:  # the write is saved; only these hints are lost
-            logger.exception("table pushes for party %s failed; its phones will resync", party.id)
-            _remember_lost(party.id)
+        async_to_sync(_send_all)(party.id, pushes)
 
     transaction.on_commit(push)
 
 
-async def _send_all(pushes):
-    layer = get_channel_layer()
+async def _send_all(party_id, pushes):
     for group, text in pushes:
-        await layer.group_send(group, {"type": "push", "text": text})
+        if not await send_text(party_id, group, text):
+            return  # the layer is down: one resync covers the rest
 
 
 def on_commit_bell(party, round_, by):

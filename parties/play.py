@@ -77,13 +77,22 @@ def _bump_party(party):
     party.seq += 1
 
 
-def _clock(party, round_, live, rules, now):
+def clock_ran_out(live, ends_at, now):
+    """A timed round whose clock has run out with no bell yet: the bell rings first."""
+    rules = live.state.rules
+    return (
+        rules.round_end == "timed"
+        and not live.state.bell
+        and ends_at is not None
+        and (now >= ends_at)
+    )
+
+
+def _clock(party, round_, live, now):
     """Timed rounds: once the clock has run out, the bell rings before anything else."""
-    if rules.round_end != "timed" or live.state.bell or round_.ends_at is None:
-        return live
-    if now < round_.ends_at:
-        return live
-    return _ring(party, round_, live, "clock", now)
+    if clock_ran_out(live, round_.ends_at, now):
+        return _ring(party, round_, live, "clock", now)
+    return live
 
 
 def _ring(party, round_, live, by, now):
@@ -149,10 +158,10 @@ def roll_record(
 
     round_ = _playing_round(party)
     if round_id is not None and round_id != round_.id:
-        raise PartyError(ROUND_ENDED)
+        raise PartyError("That roll was entered for a round that has ended; it was not counted.")
     rules = party.rules
     now = timezone.now()
-    live = _clock(party, round_, state.load(round_, rules), rules, now)
+    live = _clock(party, round_, state.load(round_, rules), now)
     judged = judge_roll(
         live,
         round_.target,
@@ -199,9 +208,6 @@ class StaleTap(PartyError):
             "if it is still missing."
         )
         self.version = version
-
-
-ROUND_ENDED = "That roll was entered for a round that has ended; it was not counted."
 
 
 @dataclass(frozen=True)

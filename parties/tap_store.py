@@ -151,9 +151,8 @@ def _record(cursor, party_id, table_number, by, tap):
         rules = Party.objects.only("options").get(pk=party_id).rules
         live = state.load(Round.objects.select_related("bunco_set").get(pk=round_id), rules)
     now = timezone.now()
-    rules = live.state.rules
-    if rules.round_end == "timed" and not live.state.bell and ends_at and now >= _aware(ends_at):
-        raise _NotPlain  # the clock rings the bell first
+    if play.clock_ran_out(live, _aware(ends_at), now):
+        raise _NotPlain  # the clock rings the bell first: the full path
     try:
         judged = play.judge_roll(
             live,
