@@ -13,7 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
-from bunco_site import gc_policy  # noqa: E402
+from bunco_site import eager_writes, gc_policy  # noqa: E402
 from parties.routing import websocket_urlpatterns  # noqa: E402
 from parties.tap_path import TapPath  # noqa: E402
 
@@ -25,4 +25,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+eager_writes.install_on_running_reactor()
 gc_policy.install()  # everything the app needs is loaded by now
