@@ -90,6 +90,7 @@ class Server:
         self.process = None
 
     def start(self):
+        (ROOT / "test-artifacts").mkdir(exist_ok=True)
         self.log = open(ROOT / "test-artifacts" / f"daphne-{self.port}.log", "ab")  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
