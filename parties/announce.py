@@ -131,9 +131,41 @@ async def _send_all(party_id, pushes):
             return  # the layer is down: one resync covers the rest
 
 
-def on_commit_bell(party, round_, by):
+# After a bell every table changes, and in a big party their updates are most of what the
+# server sends. The bell goes first, alone: the tables' updates are rendered and sent only once
+# it has had time to reach every phone (measured in bench/ S3: about 100 µs a phone; rendered
+# at the same moment, they doubled the time the bell took to reach a 400-phone party's last
+# phone). A phone shows the bell's banner at once and its table's new phase with the update.
+BELL_HEAD_START_PER_PLAYER = 0.000_15  # seconds
+BELL_HEAD_START_MAX = 0.1
+
+
+def bell_head_start(players):
+    return min(BELL_HEAD_START_MAX, BELL_HEAD_START_PER_PLAYER * players)
+
+
+def on_commit_bell(party, round_, by, live_round):
+    """The bell to every phone, then every table's update (`live_round`: the round's state
+    once the write is done)."""
     message = {"type": "bell", "seq": party.seq, "round": round_.id, "by": by}
-    transaction.on_commit(lambda: _send(party.id, party_group(party.id), message))
+    text = json.dumps(message, separators=(",", ":"))
+    seq, numbers = party.seq, range(1, len(live_round.seating) + 1)
+
+    def push():
+        head_start = bell_head_start(len(live_round.names))
+        if not async_to_sync(_send_then_wait)(party.id, party_group(party.id), text, head_start):
+            return  # the layer is down: the resync once it is back covers the tables
+        pushes = [table_push(party.id, seq, live_round, number) for number in numbers]
+        async_to_sync(_send_all)(party.id, pushes)
+
+    transaction.on_commit(push)
+
+
+async def _send_then_wait(party_id, group, text, seconds):
+    sent = await send_text(party_id, group, text)
+    if sent:
+        await asyncio.sleep(seconds)
+    return sent
 
 
 def on_commit_round(party, what):

@@ -89,7 +89,8 @@ def clock_ran_out(live, ends_at, now):
 
 
 def _clock(party, round_, live, now):
-    """Timed rounds: once the clock has run out, the bell rings before anything else."""
+    """Timed rounds: once the clock has run out, the bell rings before anything else (the
+    caller announces it)."""
     if clock_ran_out(live, round_.ends_at, now):
         return _ring(party, round_, live, "clock", now)
     return live
@@ -101,7 +102,6 @@ def _ring(party, round_, live, by, now):
     _bump_round(round_, bell_at=now)
     live = live.apply_bell(round_.version)
     _bump_party(party)
-    announce.on_commit_bell(party, round_, by)
     return live
 
 
@@ -161,7 +161,8 @@ def roll_record(
         raise PartyError("That roll was entered for a round that has ended; it was not counted.")
     rules = party.rules
     now = timezone.now()
-    live = _clock(party, round_, state.load(round_, rules), now)
+    before = state.load(round_, rules)
+    live = _clock(party, round_, before, now)
     judged = judge_roll(
         live,
         round_.target,
@@ -187,9 +188,9 @@ def roll_record(
     if live.state.bell and not rang_before:
         Round.objects.filter(pk=round_.pk).update(bell_at=now)
         _bump_party(party)
-        announce.on_commit_bell(party, round_, f"table {live.state.bell_table}")
-        # every table now finishes its turn
-        announce.on_commit_tables(party, live, range(1, len(live.seating) + 1))
+    if live.state.bell and not before.state.bell:  # every table now finishes its turn
+        by_whom = "clock" if rang_before else f"table {live.state.bell_table}"
+        announce.on_commit_bell(party, round_, by_whom, live)
     else:
         announce.on_commit_tables(party, live, [table_number])
     if live.state.over:
@@ -311,7 +312,7 @@ def bell_ring(*, party: Party, by: str) -> None:
     if live.state.bell:
         return  # it has rung already; a second press changes nothing
     live = _ring(party, round_, live, by, now)
-    announce.on_commit_tables(party, live, range(1, len(live.seating) + 1))
+    announce.on_commit_bell(party, round_, by, live)
     if live.state.over:
         _close(party, round_, live, rules, now)
     else:

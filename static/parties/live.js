@@ -72,9 +72,20 @@
     if (message.type === "resync") return resync();  // pushes were lost on the server's side
     if (message.seq <= lastSeq) return;  // already seen (or older than what we fetched)
     lastSeq = message.seq;
-    if (message.type === "bell") ring("Bell! Finish your turn; the round is ending.");
+    if (message.type === "bell") return bell();
     if (message.type === "round" && message.what === "closed") ring("Round over! See where to sit next.");
     resync();
+  }
+
+  // The bell changes every table, and each table's update follows it over the socket: a whole
+  // party fetching its pages at the bell would be hundreds of requests at once. Only a page
+  // still showing a table from before the bell a while later (its update lost) fetches.
+  const BELL_UPDATES_WAIT = 3000;
+  function bell() {
+    ring("Bell! Finish your turn; the round is ending.");
+    setTimeout(() => {
+      if (document.querySelector('#live .live-table[data-bell="0"]')) resync();
+    }, BELL_UPDATES_WAIT);
   }
 
   function applyTable(message) {

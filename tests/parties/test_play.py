@@ -261,6 +261,43 @@ def test_a_tap_after_the_clock_ran_out_rings_the_bell_first():
     assert RoundBell.objects.get().rung_by == "clock"
 
 
+@pytest.fixture
+def pushes(monkeypatch):
+    """What the writes push, in order: (group, message)."""
+    from parties import announce
+
+    sent = []
+
+    class Recorder:
+        async def group_send(self, group, message):
+            sent.append((group, json.loads(message["text"])))
+
+    monkeypatch.setattr(announce, "get_channel_layer", Recorder)
+    return sent
+
+
+@pytest.mark.parametrize("rung_by", ["host", "clock"])
+def test_the_bell_goes_to_everyone_first_then_every_tables_update(
+    rung_by, pushes, django_capture_on_commit_callbacks
+):
+    p = new_party("tournament")
+    play.round_start(party=p, by="host")
+    tap(p, 2, (1, 2, 3))
+    Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        if rung_by == "host":
+            play.bell_ring(party=p, by="host")
+        else:
+            tap(p, 2, (1, 4, 5))  # the clock has run out: the bell rings before this roll
+    (group, bell), *tables = pushes
+    assert (group, bell["type"], bell["by"]) == (f"party-{p.id}", "bell", rung_by)
+    assert [m["table"] for _group, m in tables] == [1, 2, 3]
+    assert all(m["bell"] and m["seq"] == bell["seq"] for _group, m in tables)
+    assert [group for group, _m in tables] == [f"party-{p.id}-table-{n}" for n in (1, 2, 3)]
+    _round, now = live(p)
+    assert [m["version"] for _g, m in tables] == [x.version for x in now.extras]
+
+
 def test_ending_the_party_early_refuses_taps_and_keeps_the_rolls(party):
     tap(party, 2, (1, 2, 3))
     play.party_end(party=party)
