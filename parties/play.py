@@ -188,6 +188,10 @@ def roll_record(
     if live.state.bell and not rang_before:
         Round.objects.filter(pk=round_.pk).update(bell_at=now)
         _bump_party(party)
+    # Remembered before the pushes go out: after a bell they take a while (every table), and
+    # a tap arriving meanwhile would find the state stale and replay the round.
+    if not live.state.over:
+        transaction.on_commit(lambda: state.remember(live))
     if live.state.bell and not before.state.bell:  # every table now finishes its turn
         by_whom = "clock" if rang_before else f"table {live.state.bell_table}"
         announce.on_commit_bell(party, round_, by_whom, live)
@@ -195,8 +199,6 @@ def roll_record(
         announce.on_commit_tables(party, live, [table_number])
     if live.state.over:
         _close(party, round_, live, rules, now)
-    else:
-        transaction.on_commit(lambda: state.remember(live))
     return TapResult("saved", live.extras[table_number - 1].version, party.seq)
 
 
@@ -312,11 +314,11 @@ def bell_ring(*, party: Party, by: str) -> None:
     if live.state.bell:
         return  # it has rung already; a second press changes nothing
     live = _ring(party, round_, live, by, now)
+    if not live.state.over:  # before the pushes, as in roll_record
+        transaction.on_commit(lambda: state.remember(live))
     announce.on_commit_bell(party, round_, by, live)
     if live.state.over:
         _close(party, round_, live, rules, now)
-    else:
-        transaction.on_commit(lambda: state.remember(live))
 
 
 def _close(party, round_, live, rules, now):

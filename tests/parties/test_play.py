@@ -263,14 +263,19 @@ def test_a_tap_after_the_clock_ran_out_rings_the_bell_first():
 
 @pytest.fixture
 def pushes(monkeypatch):
-    """What the writes push, in order: (group, message)."""
+    """What the writes push, in order: (group, message); `sent.cached` holds, per push, the
+    round versions the process had remembered when it went out."""
     from parties import announce
 
-    sent = []
+    class Sent(list):
+        cached = []
+
+    sent = Sent()
 
     class Recorder:
         async def group_send(self, group, message):
             sent.append((group, json.loads(message["text"])))
+            sent.cached.append({rid: known.version for rid, known in state._cache.items()})
 
     monkeypatch.setattr(announce, "get_channel_layer", Recorder)
     return sent
@@ -294,8 +299,10 @@ def test_the_bell_goes_to_everyone_first_then_every_tables_update(
     assert [m["table"] for _group, m in tables] == [1, 2, 3]
     assert all(m["bell"] and m["seq"] == bell["seq"] for _group, m in tables)
     assert [group for group, _m in tables] == [f"party-{p.id}-table-{n}" for n in (1, 2, 3)]
-    _round, now = live(p)
+    round_, now = live(p)
     assert [m["version"] for _g, m in tables] == [x.version for x in now.extras]
+    # the state after the bell was remembered before it went out: the next tap replays nothing
+    assert pushes.cached[0][round_.id] == round_.version
 
 
 def test_ending_the_party_early_refuses_taps_and_keeps_the_rolls(party):
