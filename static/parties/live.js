@@ -99,7 +99,22 @@
     if (message.version < version || (message.version === version && !bellNews)) return;
     current.outerHTML = message.html;
     document.dispatchEvent(new CustomEvent("bunco:table", { detail: message }));
-    if (body.dataset.refetchOnTable) resync();  // the host's roll list follows every roll
+    if (body.dataset.refetchOnTable) refetchSoon();  // the host's roll list follows the rolls
+  }
+
+  // At most one refetch a second for the roll list: each renders the whole dashboard, and a
+  // 100-table party rolls many times a second (after a bell, 100 table updates arrive at once).
+  const REFETCH_EVERY = 1000;
+  let refetchTimer = null;
+  let lastRefetch = 0;
+  function refetchSoon() {
+    if (refetchTimer) return;  // one is already due: it will fetch everything up to then
+    const wait = Math.max(0, lastRefetch + REFETCH_EVERY - Date.now());
+    refetchTimer = setTimeout(() => {
+      refetchTimer = null;
+      lastRefetch = Date.now();
+      resync();
+    }, wait);
   }
 
   // The bell: a banner, a chime (Web Audio, no file to fetch), and a buzz.
