@@ -117,12 +117,12 @@ def on_commit_tables(party, live_round, numbers):
     """The tables' updates, after commit: each rendered once, all sent in one trip to the
     event loop (after a bell, every table of a 100-table party changes at once)."""
     seq = party.seq
+    transaction.on_commit(lambda: _push_tables(party.id, seq, live_round, numbers))
 
-    def push():
-        pushes = [table_push(party.id, seq, live_round, number) for number in numbers]
-        async_to_sync(_send_all)(party.id, pushes)
 
-    transaction.on_commit(push)
+def _push_tables(party_id, seq, live_round, numbers):
+    pushes = [table_push(party_id, seq, live_round, number) for number in numbers]
+    async_to_sync(_send_all)(party_id, pushes)
 
 
 async def _send_all(party_id, pushes):
@@ -155,8 +155,7 @@ def on_commit_bell(party, round_, by, live_round):
         head_start = bell_head_start(len(live_round.names))
         if not async_to_sync(_send_then_wait)(party.id, party_group(party.id), text, head_start):
             return  # the layer is down: the resync once it is back covers the tables
-        pushes = [table_push(party.id, seq, live_round, number) for number in numbers]
-        async_to_sync(_send_all)(party.id, pushes)
+        _push_tables(party.id, seq, live_round, numbers)
 
     transaction.on_commit(push)
 
