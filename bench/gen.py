@@ -12,6 +12,7 @@ Prints one JSON object per measured phase on stdout.
 
 import asyncio
 import json
+import random
 import sys
 import time
 import uuid
@@ -22,6 +23,7 @@ from websockets.asyncio.client import connect
 from bench.rawhttp import Pool
 
 now = time.monotonic
+HEARTBEAT_S = 15.0  # as the page's heartbeat
 
 
 def pct(values, q):
@@ -71,6 +73,7 @@ class Generator:
         self.closed_early = 0
         self.unmatched = 0
         self.extra = 0
+        self.pings = self.pongs = 0
         self.errors = Counter()
         self.stopping = False
         self.msg_bytes = self.msg_count = 0
@@ -115,6 +118,7 @@ class Generator:
             async for message in ws:
                 t = now()
                 if message == "pong":
+                    self.pongs += 1
                     continue
                 self.msg_bytes += len(message)
                 self.msg_count += 1
@@ -149,6 +153,18 @@ class Generator:
                 self.errors[f"phone: {type(error).__name__}"] += 1
         if not self.stopping:
             self.closed_early += 1
+
+    async def heartbeat(self, ws):
+        """The page's heartbeat (static/parties/live.js): "ping" every 15 s, the server says
+        "pong". Phones start at random moments, as a room's phones do."""
+        await asyncio.sleep(random.uniform(0, HEARTBEAT_S))
+        while not self.stopping:
+            try:
+                await ws.send("ping")
+            except Exception:  # a closed socket is counted by its listener
+                return
+            self.pings += 1
+            await asyncio.sleep(HEARTBEAT_S)
 
     # --- taps and bells ----------------------------------------------------------------------
     async def tap(self, party, table, sched, phase):
@@ -272,6 +288,7 @@ class Generator:
         sockets = await self.connect_all(self.phones())
         connect_s = now() - started
         listeners = [asyncio.create_task(self.listen(p, ph, ws)) for p, ph, ws in sockets]
+        listeners += [asyncio.create_task(self.heartbeat(ws)) for _p, _ph, ws in sockets]
         phases = [(Phase(spec), spec) for spec in self.plan["phases"]]
         start = now() + 1.0
         wall = time.time() + (start - now())
@@ -326,6 +343,8 @@ class Generator:
                     "closed_early": self.closed_early,
                     "unmatched": self.unmatched,
                     "extra": self.extra,
+                    "pings": self.pings,
+                    "pongs": self.pongs,
                     "errors": dict(self.errors),
                     "http_conns": self.pool.open,
                 }
