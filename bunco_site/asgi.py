@@ -11,18 +11,18 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from bunco_site import eager_writes, gc_policy, request_bodies  # noqa: E402
 from parties.routing import websocket_urlpatterns  # noqa: E402
+from parties.socket_session import ReadOnlySessionMiddleware  # noqa: E402
 from parties.tap_path import TapPath  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": TapPath(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ReadOnlySessionMiddleware(URLRouter(websocket_urlpatterns))
         ),
     }
 )
