@@ -98,6 +98,10 @@ if os.environ.get("DATABASE_URL"):
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
             "timeout": 10,
         }
+        # Parameters bound by the server and statements prepared on their second use: the
+        # tap's statements cost PostgreSQL ~40% less CPU (bench/tap_cpu.py), and a pooled
+        # connection keeps them prepared.
+        DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=2)
 else:
     DATABASES = {
         "default": {
