@@ -48,6 +48,7 @@ class Phase:
         self.name = spec["name"]
         self.measure = spec.get("measure", True)
         self.latencies = []  # tap -> phone
+        self.worst_by_second = defaultdict(float)  # the second a tap was due -> its worst
         self.http = []  # tap -> HTTP answer
         self.lag = []  # scheduled -> actually written
         self.delivered = 0
@@ -140,6 +141,10 @@ class Generator:
                     if phase.measure:
                         phase.delivered += 1
                         phase.latencies.append(t - sched)
+                        second = int(sched)
+                        phase.worst_by_second[second] = max(
+                            phase.worst_by_second[second], t - sched
+                        )
                 elif kind == "bell":
                     log = self.bell_log[pid]
                     if bells < len(log):
@@ -324,6 +329,11 @@ class Generator:
                 "tap_status": dict(phase.statuses),
                 "http_p99_ms": pct(phase.http, 99),
                 "gen_lag_p99_ms": pct(phase.lag, 99),
+                # where a tail comes from: a few bad seconds (a stall) or all of them (load)
+                "worst_seconds_ms": sorted(
+                    (round(v * 1000) for v in phase.worst_by_second.values()), reverse=True
+                )[:5],
+                "seconds_over_100ms": sum(v > 0.1 for v in phase.worst_by_second.values()),
             }
             if phase.bells:
                 out["bell"] = {

@@ -314,6 +314,8 @@ def s2(ctx, args):
                 "run": r["run"],
                 "tap_status": r["tap_status"],
                 "gen_lag_p99_ms": r["gen_lag_p99_ms"],
+                "worst_seconds_ms": r.get("worst_seconds_ms"),
+                "seconds_over_100ms": r.get("seconds_over_100ms"),
             }
             log(f"[S2 {n} parties {target}] " + json.dumps({**line, **detail}))
             emit(line)
