@@ -8,10 +8,11 @@ caller then hands the tap to the full path, `play.roll_record`, which has every 
 every message. Both judge the roll with `play.judge_roll`, so the rules live in one place,
 and this path takes the same party lock, so the two never interleave.
 
-On PostgreSQL a tap is three round trips: the transaction's start, the scoring links and the
-locked party row, sent together; the roll and the round's version in one statement; the
-commit; with the statements prepared (settings), PostgreSQL spends ~480 µs of CPU on a tap
-where six unprepared round trips took ~900 µs (bench/tap_cpu.py).
+On PostgreSQL a tap takes three round trips: (1) the transaction's start, the party's scoring
+links and its locked row, sent together; (2) the roll and the round's new version, in one
+statement; (3) the commit. With the statements prepared (settings.py), PostgreSQL spends about
+480 µs of CPU on a tap, against 900 µs for the six unprepared round trips before
+(bench/tap_cpu.py).
 
 Runs in a worker thread (it blocks on the database).
 """
@@ -202,7 +203,9 @@ def _record(cursor, party_id, table_number, session_key, tap):
         raise _NotPlain from None
     if judged.ask:
         raise _NotPlain
-    after = live.apply_roll(table_number, None, judged.fact, version + 1)  # its id comes next
+    # Whether the roll rings the bell or ends the round, asked before it is written (its id
+    # comes with the insert).
+    after = live.apply_roll(table_number, None, judged.fact, version + 1)
     if after.state.bell != live.state.bell or after.state.over:
         raise _NotPlain  # the bell, or the round's end: the full path
     roll_id = _insert_roll(
