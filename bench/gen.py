@@ -294,8 +294,9 @@ class Generator:
         sockets = await self.connect_all(self.phones())
         connect_s = now() - started
         # The generator's own pauses would count as the server's latency (a phone's receipt is
-        # stamped late): its full collections, over thousands of sockets, took up to ~0.4 s.
-        # What is set up stays; what the run makes is freed by reference counting.
+        # stamped late): collections over thousands of sockets were seen as this core busy
+        # while the server sat idle. What is set up stays; the run's garbage is freed by
+        # reference counting.
         gc.collect()
         gc.freeze()
         gc.disable()
