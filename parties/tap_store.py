@@ -203,11 +203,6 @@ def _record(cursor, party_id, table_number, session_key, tap):
         raise _NotPlain from None
     if judged.ask:
         raise _NotPlain
-    # Whether the roll rings the bell or ends the round, asked before it is written (its id
-    # comes with the insert).
-    after = live.apply_roll(table_number, None, judged.fact, version + 1)
-    if after.state.bell != live.state.bell or after.state.over:
-        raise _NotPlain  # the bell, or the round's end: the full path
     roll_id = _insert_roll(
         cursor,
         {
@@ -221,7 +216,10 @@ def _record(cursor, party_id, table_number, session_key, tap):
     )
     if roll_id is None:
         raise _NotPlain  # a retried tap: the full path answers "duplicate"
-    return seq, live.apply_roll(table_number, roll_id, judged.fact, version + 1)
+    after = live.apply_roll(table_number, roll_id, judged.fact, version + 1)
+    if after.state.bell != live.state.bell or after.state.over:
+        raise _NotPlain  # the bell, or the round's end: the full path (this write rolls back)
+    return seq, after
 
 
 # Taps of one party wait for each other in this process as well as on the party's row, until
