@@ -182,18 +182,18 @@ def roll_record(
         entered_by=by,
         **judged.columns(),
     )
-    rang_before = live.state.bell
+    rung_before_the_roll = live.state.bell  # earlier, or by the clock during this tap
     _bump_round(round_)
     live = live.apply_roll(table_number, roll.id, judged.fact, round_.version)
-    if live.state.bell and not rang_before:
+    if live.state.bell and not rung_before_the_roll:  # this roll rang it (the clock saves its own)
         Round.objects.filter(pk=round_.pk).update(bell_at=now)
         _bump_party(party)
     # Remembered before the pushes go out: after a bell they take a while (every table), and
     # a tap arriving meanwhile would find the state stale and replay the round.
     if not live.state.over:
         transaction.on_commit(lambda: state.remember(live))
-    if live.state.bell and not before.state.bell:  # every table now finishes its turn
-        by_whom = "clock" if rang_before else f"table {live.state.bell_table}"
+    if live.state.bell and not before.state.bell:  # rung during this tap: tables finish
+        by_whom = "clock" if rung_before_the_roll else f"table {live.state.bell_table}"
         announce.on_commit_bell(party, round_, by_whom, live)
     else:
         announce.on_commit_tables(party, live, [table_number])
