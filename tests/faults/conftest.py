@@ -547,6 +547,9 @@ class Watcher:
                 self.view[message["table"]] = shown(message["html"], message["table"])
                 self.changed.notify_all()
             return
+        if message["type"] == "resync":
+            self.resync()  # live.js: pushes were lost on the server's side; no reconnect
+            return
         if message["seq"] <= self.last_seq:
             return  # live.js: already seen, or older than what we fetched
         self.last_seq = message["seq"]
