@@ -13,7 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
-from bunco_site import eager_writes, gc_policy, request_bodies  # noqa: E402
+from bunco_site.server_tuning import eager_writes, gc_policy, request_bodies  # noqa: E402
 from parties.routing import websocket_urlpatterns  # noqa: E402
 from parties.socket_session import ReadOnlySessionMiddleware  # noqa: E402
 from parties.tap_path import TapPath  # noqa: E402

@@ -1,5 +1,5 @@
-"""Daphne without Twisted's form parsing (bunco_site.request_bodies), in a daphne server of its
-own process: a Twisted reactor is installed once per process."""
+"""Daphne without Twisted's form parsing (bunco_site.server_tuning.request_bodies), in a daphne
+server of its own process: a Twisted reactor is installed once per process."""
 
 import json
 import subprocess
@@ -14,7 +14,7 @@ CHILD = textwrap.dedent(
     from twisted.internet import reactor
     from twisted.web import http
     from daphne.server import Server
-    from bunco_site import request_bodies
+    from bunco_site.server_tuning import request_bodies
 
     parsed = []
     real_parse = http._parseContentType

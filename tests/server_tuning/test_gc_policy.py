@@ -1,5 +1,5 @@
-"""The server's garbage-collection policy (bunco_site.gc_policy), in a process of its own: it
-changes the interpreter's collector for good."""
+"""The server's garbage-collection policy (bunco_site.server_tuning.gc_policy), in a process of
+its own: it changes the interpreter's collector for good."""
 
 import subprocess
 import sys
@@ -8,7 +8,7 @@ import textwrap
 CHILD = textwrap.dedent(
     """
     import gc, time, weakref
-    from bunco_site import gc_policy
+    from bunco_site.server_tuning import gc_policy
 
     gc_policy.install(every=0.2)
     assert gc.get_threshold()[2] == gc_policy.NEVER, gc.get_threshold()
