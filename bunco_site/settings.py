@@ -190,6 +190,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    # One line per server-tuning patch at startup (installed, skipped and why, or off), which
+    # operators must see under the root's WARNING; not propagated, so daphne's own root handler
+    # does not print it twice.
+    "loggers": {
+        "bunco.server_tuning": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
 
 # How many wrong party codes one address may try before it must wait.
