@@ -73,3 +73,80 @@ def test_a_browser_can_reach_every_page_of_its_party_with_ordinary_ids(host, par
     ):
         assert host.get(url).status_code == 200, url
 
+
+
+def post_routes(party):
+    """Every POST route of the app, by name, at party A (a real link, a real table)."""
+    link = AccessLink.objects.filter(party=party, role="table").first()
+    at_party = ["reshuffle", "swap", "start", "clock", "bell", "pause", "resume", "end",
+                "leave", "arrive"]
+    routes = {name: reverse(f"parties:{name}", args=[party.id]) for name in at_party}
+    routes.update(
+        create=reverse("parties:create"),
+        join=reverse("parties:join"),
+        link_reissue=reverse("parties:link_reissue", args=[party.id, link.id]),
+        roll=reverse("parties:roll", args=[party.id, 1]),
+        undo=reverse("parties:undo", args=[party.id, 1]),
+        prize_rolloff=reverse("parties:prize_rolloff", args=[party.id, "most_buncos"]),
+        void=reverse("parties:void", args=[party.id, 1]),
+    )
+    return routes
+
+
+def test_the_list_of_post_routes_names_every_route_that_takes_a_post(party):
+    from parties.urls import urlpatterns
+
+    pages = {"landing", "healthz", "redeem", "party", "host", "table_cards", "table", "player",
+             "results"}
+    assert {p.name for p in urlpatterns} - pages == set(post_routes(party))
+
+
+@pytest.mark.parametrize("charset", ["latin-1", "iso-8859-1", "utf-16", "utf8"])
+def test_a_form_post_in_another_charset_is_a_clear_400_on_every_route(host, party, charset):
+    # The attacker's own CSRF pair: a cookie and the same value in the form and the header.
+    token = host.csrf_token()
+    before = snapshot_of()
+    for path in post_routes(party).values():
+        response = host.generic(
+            "POST",
+            path,
+            f"csrfmiddlewaretoken={token}&code={party.code}&name=X&players=A".encode(),
+            content_type=f"application/x-www-form-urlencoded; charset={charset}",
+            HTTP_X_CSRFTOKEN=token,
+        )
+        assert response.status_code == 400, (path, response.status_code)
+        assert "UTF-8" in response.content.decode(), path
+    assert snapshot_of() == before
+
+
+def test_a_form_post_with_too_many_fields_is_a_clear_400(host, party):
+    token = host.csrf_token()
+    before = snapshot_of()
+    body = "&".join(f"f{i}=1" for i in range(2000)) + f"&csrfmiddlewaretoken={token}"
+    response = host.generic(
+        "POST", reverse("parties:reshuffle", args=[party.id]), body.encode(),
+        content_type="application/x-www-form-urlencoded", HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code == 400
+    assert snapshot_of() == before
+
+
+def test_a_utf8_form_post_still_works(host, party):
+    token = host.csrf_token()
+    response = host.generic(
+        "POST", reverse("parties:reshuffle", args=[party.id]),
+        f"csrfmiddlewaretoken={token}".encode(),
+        content_type="application/x-www-form-urlencoded; charset=UTF-8",
+    )
+    assert response.status_code == 302
+
+
+def test_a_broken_multipart_post_is_a_clear_400(host, party):
+    token = host.csrf_token()
+    before = snapshot_of()
+    response = host.generic(
+        "POST", reverse("parties:reshuffle", args=[party.id]), b"--x\r\nnonsense",
+        content_type="multipart/form-data", HTTP_X_CSRFTOKEN=token,
+    )
+    assert response.status_code == 400
+    assert snapshot_of() == before
