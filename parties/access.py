@@ -56,15 +56,21 @@ def link_for_token(token):
 
 
 def redeem(request, link):
-    ids = set(request.session.get(SESSION_LINKS, []))
-    ids.add(link.id)
-    request.session[SESSION_LINKS] = sorted(ids)
+    _grant(request, SESSION_LINKS, link.id)
 
 
 def grant_code(request, party):
-    ids = set(request.session.get(SESSION_CODE_PARTIES, []))
-    ids.add(party.id)
-    request.session[SESSION_CODE_PARTIES] = sorted(ids)
+    _grant(request, SESSION_CODE_PARTIES, party.id)
+
+
+def _grant(request, name, item):
+    # A new session key whenever the session gains access: a session cookie planted in the
+    # victim's browser beforehand (session fixation) must not share what the victim redeems.
+    # cycle_key keeps the session's data, so its other links and code grants stay.
+    request.session.cycle_key()
+    ids = set(request.session.get(name, []))
+    ids.add(item)
+    request.session[name] = sorted(ids)
 
 
 @dataclass(frozen=True)

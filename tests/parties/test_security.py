@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 
 from parties.models import AccessLink, Party, Roll, Round, Seat
+from tests.parties.conftest import Browser, create_party, redeem
 
 pytestmark = pytest.mark.django_db
 
@@ -150,3 +151,32 @@ def test_a_broken_multipart_post_is_a_clear_400(host, party):
     )
     assert response.status_code == 400
     assert snapshot_of() == before
+
+
+def test_a_planted_session_cookie_does_not_gain_the_host_link_the_victim_redeems(party):
+
+    attacker = Browser()
+    redeem(attacker, AccessLink.objects.get(party=party, role="player", player__name="Ann"))
+    planted = attacker.cookies["sessionid"].value
+
+    victim = Browser()
+    victim.cookies["sessionid"] = planted  # e.g. set through a sibling subdomain
+    redeem(victim, AccessLink.objects.get(party=party, role="host"))
+
+    host_page = reverse("parties:host", args=[party.id])
+    assert victim.get(host_page).status_code == 200
+    assert victim.cookies["sessionid"].value != planted
+    assert attacker.get(host_page).status_code == 403
+
+
+def test_redeeming_a_link_keeps_the_links_and_codes_the_session_already_held(party):
+
+    browser = Browser()
+    other = create_party(browser, names=["Wu", "Xi", "Yan", "Zoe"])  # hosts party B
+    assert browser.post(reverse("parties:join"), {"code": party.code}).status_code == 302
+    redeem(browser, AccessLink.objects.get(party=party, role="table", table__number=2))
+    redeem(browser, AccessLink.objects.get(party=party, role="player", player__name="Ann"))
+
+    assert browser.get(reverse("parties:host", args=[other.id])).status_code == 200
+    assert browser.get(reverse("parties:table", args=[party.id, 2])).status_code == 200
+    assert browser.get(reverse("parties:party", args=[party.id])).status_code == 200
