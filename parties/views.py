@@ -9,6 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from parties import access, selectors, services
@@ -59,6 +60,9 @@ def party_create(request):
     return redirect("parties:host", party_id=party.id)
 
 
+# never_cache (Cache-Control: no-store) on every page of a party: they show links, QR codes,
+# the party code or who is playing, which no proxy, shared cache or disk cache may keep.
+@never_cache
 @require_GET
 def redeem(request, token):
     link = access.link_for_token(token)
@@ -95,6 +99,7 @@ def _host_context(request, party):
     }
 
 
+@never_cache
 @require_GET
 def host(request, party_id):
     party, _access = access.require_host(request, party_id)
@@ -147,6 +152,7 @@ def link_reissue(request, party_id, link_id):
     return redirect(reverse("parties:host", args=[party.id]) + "#links")
 
 
+@never_cache
 @require_GET
 def table_cards(request, party_id):
     party, _access = access.require_host(request, party_id)
@@ -177,6 +183,7 @@ def _live_html(party, round_, numbers):
     ]
 
 
+@never_cache
 @require_GET
 def table(request, party_id, number):
     party, access_ = access.require(request, party_id, lambda a: a.can_score(number))
@@ -207,6 +214,7 @@ def table(request, party_id, number):
     )
 
 
+@never_cache
 @require_GET
 def party_view(request, party_id):
     party, access_ = access.require_any(request, party_id)
@@ -224,6 +232,7 @@ def party_view(request, party_id):
     )
 
 
+@never_cache
 @require_GET
 def player(request, party_id, player_id):
     party, access_ = access.require(
@@ -251,6 +260,7 @@ def player(request, party_id, player_id):
     )
 
 
+@never_cache
 @require_GET
 def results(request, party_id):
     party, access_ = access.require_any(request, party_id)
@@ -266,6 +276,7 @@ def _code_failures_key(request):
     return f"party-code-failures:{request.META.get('REMOTE_ADDR', '')}"
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def join(request):
     """Type the party code, then pick your name: a way in for a player without a link."""

@@ -180,3 +180,25 @@ def test_redeeming_a_link_keeps_the_links_and_codes_the_session_already_held(par
     assert browser.get(reverse("parties:host", args=[other.id])).status_code == 200
     assert browser.get(reverse("parties:table", args=[party.id, 2])).status_code == 200
     assert browser.get(reverse("parties:party", args=[party.id])).status_code == 200
+
+
+def test_pages_that_show_links_codes_or_sheets_are_never_stored(host, party):
+    ann = party.players.get(name="Ann")
+    pages = [
+        reverse("parties:host", args=[party.id]),
+        reverse("parties:table_cards", args=[party.id]),
+        reverse("parties:table", args=[party.id, 1]),
+        reverse("parties:player", args=[party.id, ann.id]),
+        reverse("parties:party", args=[party.id]),
+        reverse("parties:results", args=[party.id]),
+        reverse("parties:join"),
+    ]
+    for url in pages:
+        response = host.get(url)
+        assert response.status_code == 200, url
+        assert "no-store" in response["Cache-Control"], url
+    link = AccessLink.objects.get(party=party, role="player", player__name="Ann")
+    response = redeem(Browser(), link)
+    assert "no-store" in response["Cache-Control"]
+    htmx = host.get(reverse("parties:host", args=[party.id]), HTTP_HX_REQUEST="true")
+    assert "no-store" in htmx["Cache-Control"]
