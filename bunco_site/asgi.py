@@ -13,7 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
-from bunco_site.server_tuning import eager_writes, gc_policy, request_bodies  # noqa: E402
+from bunco_site import server_tuning  # noqa: E402
 from parties.routing import websocket_urlpatterns  # noqa: E402
 from parties.socket_session import ReadOnlySessionMiddleware  # noqa: E402
 from parties.tap_path import TapPath  # noqa: E402
@@ -27,6 +27,4 @@ application = ProtocolTypeRouter(
     }
 )
 get_resolver().reverse_dict  # noqa: B018 - built now, not by the first redirect (~15 ms)
-eager_writes.install_on_running_reactor()
-request_bodies.install_on_running_server()
-gc_policy.install()  # everything the app needs is loaded by now
+server_tuning.install()  # last: everything the app needs is loaded by now (the GC freezes it)

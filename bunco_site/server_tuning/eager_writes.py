@@ -16,20 +16,69 @@ is full, the writer takes Twisted's usual path: its `doWrite` at the end of this
 still has no room.
 """
 
+import inspect
 import sys
 
+from twisted.internet.abstract import FileDescriptor
 from twisted.internet.asyncioreactor import AsyncioSelectorReactor
+from twisted.internet.tcp import Connection
 from twisted.python.log import callWithLogger
 
+from bunco_site.server_tuning import Skip, running, versions_of
+
+MEASURED_WITH = {"Twisted": "26.10.0"}  # the same shape since at least 24.3.0
 _PENDING, _RUNNING = "pending", "running"
+# What a transport's doWrite reads and calls, which `_only_sends` judges it by: the buffers,
+# the producer, the close flags, and stopWriting (removeWriter, how this learns it is done).
+_DO_WRITE_USES = {
+    "_tempDataLen", "dataBuffer", "offset", "producer", "streamingProducer", "producerPaused",
+    "disconnecting", "_writeDisconnecting", "stopWriting",
+}
+_TRANSPORT_HAS = {
+    "dataBuffer", "offset", "producer", "streamingProducer", "producerPaused", "connected",
+    "disconnecting", "_writeDisconnecting",
+}
 
 
-def install_on_running_reactor():
+def apply():
     """Under daphne, whose reactor is installed before it loads the app. Elsewhere (tests,
     management commands) no reactor is imported here: importing one would install Twisted's
     default, and daphne could not install its own after."""
     reactor = sys.modules.get("twisted.internet.reactor")
-    return reactor is not None and install(reactor)
+    if reactor is None:
+        raise Skip("no Twisted reactor is running (not under daphne)")
+    check(reactor)
+    install(reactor)
+    return versions_of(MEASURED_WITH)
+
+
+def check(reactor):
+    """Raise Skip unless the reactor and its TCP transports are what this was measured on."""
+    twisted = running("Twisted")
+    if not isinstance(reactor, AsyncioSelectorReactor):
+        raise Skip(f"the reactor is {type(reactor).__name__}, not Twisted's asyncio reactor")
+    for name, attribute in [
+        ("_writers", "__contains__"),
+        ("_continuousPolling", "isWriting"),
+        ("_asyncioEventloop", "call_soon"),
+    ]:
+        if not callable(getattr(getattr(reactor, name, None), attribute, None)):
+            raise Skip(f"{twisted}'s asyncio reactor has no {name}.{attribute}")
+    for name in ("addWriter", "removeWriter", "getWriters"):
+        if not callable(getattr(reactor, name, None)):
+            raise Skip(f"{twisted}'s asyncio reactor has no {name}")
+    read_or_write = getattr(reactor, "_readOrWrite", None)
+    if not callable(read_or_write) or list(inspect.signature(read_or_write).parameters) != [
+        "selectable",
+        "read",
+    ]:
+        raise Skip(f"{twisted}'s asyncio reactor has no _readOrWrite(selectable, read)")
+    if Connection.doWrite is not FileDescriptor.doWrite:
+        raise Skip(f"{twisted}'s TCP connections write with a doWrite of their own")
+    missing = sorted(_DO_WRITE_USES - set(FileDescriptor.doWrite.__code__.co_names))
+    missing += sorted(n for n in _TRANSPORT_HAS if not hasattr(FileDescriptor, n))
+    if missing:
+        raise Skip(f"{twisted}'s FileDescriptor.doWrite no longer uses {', '.join(missing)}")
 
 
 def _only_sends(writer):

@@ -7,14 +7,49 @@ measured in bench/ S2, about 5% of the interpreter's time at 250 parties, for th
 (form posts). Twisted has a switch for it, `parsePOSTFormSubmission`; daphne does not pass it.
 """
 
+import inspect
 import sys
 
+from bunco_site.server_tuning import Skip, running, versions_of
 
-def install_on_running_server():
-    """Under daphne, which has imported its protocol module before it loads the app; a no-op
+# Twisted grew the switch in 25.5.0; on 24.x every request's WebRequest raised a TypeError.
+MEASURED_WITH = {"Twisted": "26.10.0", "daphne": "4.2.3"}
+
+
+def apply():
+    """Under daphne, which has imported its protocol module before it loads the app; skipped
     elsewhere (tests and management commands do not import daphne's server)."""
-    module = sys.modules.get("daphne.http_protocol")
-    return module is not None and install(module)
+    http_protocol = sys.modules.get("daphne.http_protocol")
+    if http_protocol is None:
+        raise Skip("daphne's server is not running")
+    check(http_protocol)
+    install(http_protocol)
+    return versions_of(MEASURED_WITH)
+
+
+def check(http_protocol):
+    """Raise Skip unless daphne's request class is Twisted's and takes the switch, and daphne's
+    factory builds its requests from the module's name, which install() replaces."""
+    from twisted.web.http import Request
+
+    twisted, daphne = running("Twisted"), running("daphne")
+    base = getattr(http_protocol, "WebRequest", None)
+    if getattr(base, "parses_forms", True) is False:
+        return  # installed already
+    if not (isinstance(base, type) and issubclass(base, Request)):
+        raise Skip(f"{daphne}'s WebRequest is not a twisted.web.http.Request")
+    try:
+        inspect.signature(Request.__init__).bind(None, None, parsePOSTFormSubmission=False)
+    except TypeError:
+        raise Skip(f"{twisted}'s Request takes no parsePOSTFormSubmission") from None
+    if "_parsePOSTFormSubmission" not in Request.requestReceived.__code__.co_names:
+        raise Skip(f"{twisted}'s Request.requestReceived does not read parsePOSTFormSubmission")
+    kinds = {p.kind for p in inspect.signature(base.__init__).parameters.values()}
+    if inspect.Parameter.VAR_KEYWORD not in kinds:
+        raise Skip(f"{daphne}'s WebRequest does not pass keyword arguments on to Twisted's")
+    build = getattr(getattr(http_protocol, "HTTPFactory", None), "buildProtocol", None)
+    if "WebRequest" not in getattr(getattr(build, "__code__", None), "co_names", ()):
+        raise Skip(f"{daphne}'s HTTPFactory.buildProtocol does not build WebRequest by name")
 
 
 def install(http_protocol):

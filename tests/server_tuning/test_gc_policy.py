@@ -10,7 +10,11 @@ CHILD = textwrap.dedent(
     import gc, time, weakref
     from bunco_site.server_tuning import gc_policy
 
+    import threading
+    gc_policy.check()  # raises Skip if this interpreter's collector is not the measured kind
     gc_policy.install(every=0.2)
+    gc_policy.install(every=0.2)  # twice is once: one timer
+    assert [t.name for t in threading.enumerate()].count("bunco-gc") == 1
     assert gc.get_threshold()[2] == gc_policy.NEVER, gc.get_threshold()
     assert gc.get_freeze_count() > 0
 
