@@ -199,6 +199,14 @@ LOGGING = {
     },
 }
 
-# How many wrong party codes one address may try before it must wait.
+# Wrong party codes allowed in a window of ten minutes: from one browser (its session), and from
+# one network (an IPv4 address or an IPv6 /64: every guest behind the party's router). See
+# docs/security.md for what these allow a guesser.
 PARTY_CODE_MAX_FAILURES = int(os.environ.get("PARTY_CODE_MAX_FAILURES", "10"))
+PARTY_CODE_NETWORK_MAX_FAILURES = int(os.environ.get("PARTY_CODE_NETWORK_MAX_FAILURES", "100"))
 PARTY_CODE_FAILURE_WINDOW = 600
+
+# How many parties one address (an IPv6 /64) may create in an hour: anyone may host, so this is
+# what stops a script filling the database.
+PARTY_CREATE_MAX_PER_ADDRESS = int(os.environ.get("PARTY_CREATE_MAX_PER_ADDRESS", "20"))
+PARTY_CREATE_WINDOW = 60 * 60

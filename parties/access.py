@@ -12,10 +12,12 @@ link ids, so a revoked link stops every session that redeemed it.
 import base64
 import hashlib
 import hmac
+import ipaddress
 import secrets
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -159,6 +161,47 @@ def require_host(request, party_id):
 
 def require_any(request, party_id):
     return require(request, party_id, lambda access: access.any)
+
+
+# Limits on what anyone may try without a link: counters in the cache (Redis in production, so
+# every server process shares them), each started by `cache.add` and counted by `cache.incr`.
+# Both are atomic, so requests arriving together each get a different count, and the decision
+# is made on the count a request got, never on a value read before it.
+
+
+def attempt_count(key, window):
+    """Count one more attempt under `key`, in a window of `window` seconds from the first;
+    the count including this one."""
+    for _ in range(3):
+        cache.add(key, 0, window)  # opens the window, unless one is open
+        try:
+            return cache.incr(key)
+        except ValueError:  # the window closed between add and incr: open a new one
+            continue
+    raise RuntimeError(f"the cache does not keep {key!r}")
+
+
+def attempt_uncount(key):
+    """Take back an attempt counted under `key` (it was refused unjudged, or it succeeded)."""
+    try:
+        cache.decr(key)
+    except ValueError:  # its window closed meanwhile: nothing left to take back
+        pass
+
+
+def client_network(request):
+    """The client's address as a limit counts it: an IPv4 address, or an IPv6 /64 (one home
+    or phone gets a whole /64, so its single addresses cost an attacker nothing)."""
+    raw = request.META.get("REMOTE_ADDR", "")
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError:
+        return raw[:64] or "unknown"
+    if address.version == 6 and address.ipv4_mapped:
+        return str(address.ipv4_mapped)
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def revoke_now(link):

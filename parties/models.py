@@ -16,7 +16,7 @@ class Party(models.Model):
 
     name = models.CharField(max_length=80)
     # Short, typed by players to find their own sheet; it grants reading only.
-    code = models.CharField(max_length=8, unique=True)
+    code = models.CharField(max_length=16, unique=True)
     preset = models.CharField(max_length=20)
     options = models.JSONField(help_text="scoring.Rules.to_options() of this party's rules")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)

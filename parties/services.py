@@ -11,7 +11,8 @@ from parties.models import AccessLink, BuncoSet, Party, Player, Round, Seat, Tab
 from scoring import Rules, SeatingError, check_seating, ghosts_needed, seat_players, tables_needed
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
-CODE_LENGTH = 6
+# 30**10 (about 2**49) codes: docs/security.md works out what a guesser gets at the join limits.
+CODE_LENGTH = 10
 MIN_PLAYERS, MAX_PLAYERS = 4, 60
 
 
@@ -38,6 +39,17 @@ def _new_code():
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def party_code_typed(text):
+    """A party code as someone typed it, the way codes are stored: the spaces and dashes the
+    cards show it with dropped, in capitals."""
+    return "".join(text.replace("-", " ").split()).upper()[:32]
+
+
+def party_code_shown(code):
+    """A code in groups of five, easier to read aloud and to type from a card."""
+    return " ".join(code[i : i + 5] for i in range(0, len(code), 5))
+
+
 @transaction.atomic
 def party_create(*, name: str, player_names: list[str], preset: str, rules: Rules) -> Party:
     """A party with its players, ghosts, tables, sets, round 1 seated at random, and links."""
@@ -52,7 +64,7 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
             break
         except IntegrityError:  # the random code was taken; draw again
             continue
-    else:  # pragma: no cover - 30^6 codes make five collisions in a row unthinkable
+    else:  # pragma: no cover - 30^10 codes make five collisions in a row unthinkable
         raise PartyError("Could not find a free party code; try again.")
 
     players = [

@@ -4,7 +4,6 @@ import uuid
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -45,6 +44,18 @@ def party_create(request):
     form = PartyCreateForm(request.POST)
     if not form.is_valid():
         return render(request, "parties/create.html", {"form": form}, status=400)
+    # Anyone may create parties, so one address may create only so many an hour: a script
+    # cannot fill the database. Counted before creating, so concurrent posts cannot all pass.
+    created = access.attempt_count(
+        f"party-create:{access.client_network(request)}", settings.PARTY_CREATE_WINDOW
+    )
+    if created > settings.PARTY_CREATE_MAX_PER_ADDRESS:
+        form.add_error(
+            None,
+            "Too many parties were created from this network in the last hour. "
+            "Wait a while and try again; nothing was created.",
+        )
+        return render(request, "parties/create.html", {"form": form}, status=429)
     try:
         party = services.party_create(
             name=form.cleaned_data["name"],
@@ -81,6 +92,7 @@ def _host_context(request, party):
     round_ = selectors.current_round(party)
     return {
         "party": party,
+        "code_shown": services.party_code_shown(party.code),
         "rules": party.rules,
         "rules_summary": rules_summary(party.rules),
         "round": round_,
@@ -158,7 +170,11 @@ def table_cards(request, party_id):
     party, _access = access.require_host(request, party_id)
     links = selectors.party_links(party, request.build_absolute_uri("/"))
     links = [link for link in links if link.role == AccessLink.Role.TABLE]
-    return render(request, "parties/table_cards.html", {"party": party, "links": links})
+    return render(
+        request,
+        "parties/table_cards.html",
+        {"party": party, "links": links, "code_shown": services.party_code_shown(party.code)},
+    )
 
 
 QUICK_LABELS = {
@@ -272,8 +288,15 @@ def results(request, party_id):
     )
 
 
-def _code_failures_key(request):
-    return f"party-code-failures:{request.META.get('REMOTE_ADDR', '')}"
+TOO_MANY_CODES = "Too many wrong codes from this phone. Wait ten minutes, or ask the host."
+TOO_MANY_CODES_HERE = "Too many wrong codes from this network. Wait ten minutes, or ask the host."
+
+
+def _browser_id(request):
+    """The session key the small limit counts on, made now if this browser has none."""
+    if request.session.session_key is None:
+        request.session.create()  # and sent as the session cookie with the answer
+    return request.session.session_key
 
 
 @never_cache
@@ -282,25 +305,31 @@ def join(request):
     """Type the party code, then pick your name: a way in for a player without a link."""
     if request.method == "GET":
         return render(request, "parties/join.html")
-    key = _code_failures_key(request)
-    failures = cache.get(key, 0)
-    if failures >= settings.PARTY_CODE_MAX_FAILURES:
-        return render(
-            request,
-            "parties/join.html",
-            {"error": "Too many wrong codes from here. Wait ten minutes, or ask the host."},
-            status=429,
-        )
-    code = "".join(request.POST.get("code", "").split()).upper()
+    # Two limits, each counted before the code is judged and decided on the count this request
+    # got (docs/security.md): concurrent guesses cannot all pass a check made before any of
+    # them counted. A browser has a small allowance, so a guest's typos lock out only that
+    # guest; a network (the guests behind one router) a large one only an attacker reaches.
+    window = settings.PARTY_CODE_FAILURE_WINDOW
+    browser_key = f"party-code-failures:session:{_browser_id(request)}"
+    if access.attempt_count(browser_key, window) > settings.PARTY_CODE_MAX_FAILURES:
+        access.attempt_uncount(browser_key)  # a refusal is not a guess
+        return render(request, "parties/join.html", {"error": TOO_MANY_CODES}, status=429)
+    network_key = f"party-code-failures:network:{access.client_network(request)}"
+    if access.attempt_count(network_key, window) > settings.PARTY_CODE_NETWORK_MAX_FAILURES:
+        access.attempt_uncount(network_key)
+        access.attempt_uncount(browser_key)
+        return render(request, "parties/join.html", {"error": TOO_MANY_CODES_HERE}, status=429)
+    code = services.party_code_typed(request.POST.get("code", ""))
     party = Party.objects.filter(code=code).first() if code else None
-    if party is None:
-        cache.set(key, failures + 1, settings.PARTY_CODE_FAILURE_WINDOW)
+    if party is None:  # a wrong code: it stays counted on both
         return render(
             request,
             "parties/join.html",
-            {"error": "No party has that code. Check it with the host.", "code": code[:8]},
+            {"error": "No party has that code. Check it with the host.", "code": code[:16]},
             status=400,
         )
+    access.attempt_uncount(network_key)  # a right code is no failure
+    access.attempt_uncount(browser_key)
     access.grant_code(request, party)
     return redirect("parties:party", party_id=party.id)
 

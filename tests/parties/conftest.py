@@ -116,6 +116,17 @@ def other_host(party):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_limits():
+    # The rate limits count in Django's cache (locmem here), which outlives a test: without
+    # this, the parties every test creates from 127.0.0.1 would add up to the creation limit.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_round_state_cache():
     # The live-state cache lives in the process, and a test database may reuse a round's id.
     from parties import state

@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from parties import services
 from parties.models import AccessLink, Party, Player, Round, Seat, Table
 from tests.parties.conftest import TWELVE, Browser, create_form, create_party
 
@@ -45,7 +46,7 @@ def test_the_creating_browser_becomes_the_host(host):
     party = create_party(host)
     response = host.get(reverse("parties:host", args=[party.id]))
     assert response.status_code == 200
-    assert party.code in response.content.decode()
+    assert services.party_code_shown(party.code) in response.content.decode()
 
 
 def test_it_fills_empty_seats_with_ghosts_who_never_partner_each_other(host):

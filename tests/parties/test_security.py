@@ -1,10 +1,19 @@
 """What the security review found, each as what a visitor (or an attacker) would see."""
 
+import threading
+import time
+from unittest import mock
+
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.cache import caches
+from django.db import connections
+from django.test import override_settings
 from django.urls import reverse
 
+from parties import access, services
 from parties.models import AccessLink, Party, Roll, Round, Seat
-from tests.parties.conftest import Browser, create_party, redeem
+from tests.parties.conftest import Browser, create_form, create_party, redeem
 
 pytestmark = pytest.mark.django_db
 
@@ -202,3 +211,189 @@ def test_pages_that_show_links_codes_or_sheets_are_never_stored(host, party):
     assert "no-store" in response["Cache-Control"]
     htmx = host.get(reverse("parties:host", args=[party.id]), HTTP_HX_REQUEST="true")
     assert "no-store" in htmx["Cache-Control"]
+
+
+@override_settings(PARTY_CREATE_MAX_PER_ADDRESS=3)
+def test_one_address_may_create_only_so_many_parties_an_hour():
+    browser = Browser()
+    for _ in range(3):
+        create_party(browser)
+    before = snapshot_of()
+    response = browser.post(reverse("parties:create"), create_form())
+    assert response.status_code == 429
+    assert "Too many parties were created from this network" in response.content.decode()
+    assert "nothing was created" in response.content.decode()
+    assert snapshot_of() == before
+    # Another address is not held back by this one.
+    elsewhere = Browser()
+    elsewhere.defaults["REMOTE_ADDR"] = "203.0.113.9"
+    create_party(elsewhere)
+
+
+@override_settings(PARTY_CREATE_MAX_PER_ADDRESS=2)
+def test_the_creation_limit_counts_an_ipv6_slash_64_as_one_address():
+    browser = Browser()
+    for n in range(2):
+        browser.defaults["REMOTE_ADDR"] = f"2001:db8:1:2::{n + 1}"
+        create_party(browser)
+    browser.defaults["REMOTE_ADDR"] = "2001:db8:1:2:ffff::9"
+    assert browser.post(reverse("parties:create"), create_form()).status_code == 429
+    browser.defaults["REMOTE_ADDR"] = "2001:db8:1:3::1"
+    create_party(browser)
+
+
+def hammer(count, work):
+    """Run `work(i)` in `count` threads let go at the same instant; their results."""
+    start, results, errors = threading.Barrier(count), [None] * count, []
+
+    def run(i):
+        try:
+            start.wait(10)
+            results[i] = work(i)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors, errors[:3]
+    return results
+
+
+@pytest.fixture
+def slow_cache_reads():
+    """Reads from the cache take 50 ms, as a loaded Redis might: wide open for any request that
+    decides on a count read before the others counted."""
+    backend = type(caches["default"])
+    real_get = backend.get
+
+    def slow_get(self, *args, **kwargs):
+        time.sleep(0.05)
+        return real_get(self, *args, **kwargs)
+
+    with mock.patch.object(backend, "get", slow_get):
+        yield
+
+
+def browsers_with_sessions(count, *, share=False):
+    """`count` browsers holding a CSRF cookie and a saved session (one shared, if `share`)."""
+    shared = None
+    browsers = []
+    for _ in range(count):
+        browser = Browser()
+        browser.csrf_token()
+        if shared is None or not share:
+            session = SessionStore()
+            session.create()
+            shared = session.session_key
+        browser.cookies["sessionid"] = shared
+        browsers.append(browser)
+    return browsers
+
+
+def wrong_code(browser):
+    return browser.post(reverse("parties:join"), {"code": "WRONGWRONG"}).status_code
+
+
+def judged(statuses):
+    return statuses.count(400)  # "No party has that code": the code was looked up
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(PARTY_CODE_MAX_FAILURES=10)
+def test_forty_wrong_codes_at_once_from_one_browser_get_only_ten_judged(slow_cache_reads):
+    browsers = browsers_with_sessions(40, share=True)
+    statuses = hammer(40, lambda i: wrong_code(browsers[i]))
+    assert judged(statuses) == 10
+    assert statuses.count(429) == 30
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(PARTY_CODE_MAX_FAILURES=10, PARTY_CODE_NETWORK_MAX_FAILURES=25)
+def test_forty_wrong_codes_at_once_from_one_network_get_only_its_limit_judged(slow_cache_reads):
+    browsers = browsers_with_sessions(40)  # an attacker who drops the cookie every time
+    statuses = hammer(40, lambda i: wrong_code(browsers[i]))
+    assert judged(statuses) == 25
+    assert statuses.count(429) == 15
+
+
+@override_settings(PARTY_CODE_MAX_FAILURES=3)
+def test_a_guests_wrong_codes_never_lock_out_another_guest_behind_the_same_router(party):
+    clumsy, careful = Browser(), Browser()
+    for _ in range(5):
+        clumsy.post(reverse("parties:join"), {"code": "WRONGWRONG"})
+    refused = clumsy.post(reverse("parties:join"), {"code": party.code})
+    assert refused.status_code == 429
+    assert "Too many wrong codes from this phone" in refused.content.decode()
+    # Same address (127.0.0.1), another phone: one typo, then the right code gets in.
+    assert careful.post(reverse("parties:join"), {"code": "WRONGWRONG"}).status_code == 400
+    assert careful.post(reverse("parties:join"), {"code": party.code}).status_code == 302
+    assert careful.get(reverse("parties:party", args=[party.id])).status_code == 200
+    assert clumsy.get(reverse("parties:party", args=[party.id])).status_code == 403
+
+
+@override_settings(PARTY_CODE_MAX_FAILURES=3, PARTY_CODE_NETWORK_MAX_FAILURES=30)
+def test_a_whole_party_of_guests_behind_one_router_can_each_make_typos_and_get_in(party):
+    for _ in range(12):
+        guest = Browser()
+        for _ in range(2):
+            assert guest.post(reverse("parties:join"), {"code": "WRONGWRONG"}).status_code == 400
+        assert guest.post(reverse("parties:join"), {"code": party.code}).status_code == 302
+
+
+@override_settings(PARTY_CODE_MAX_FAILURES=3, PARTY_CODE_NETWORK_MAX_FAILURES=5)
+def test_an_attacker_dropping_cookies_is_stopped_by_the_network_limit_and_others_elsewhere_are_not(
+    party,
+):
+    for _ in range(5):
+        assert Browser().post(reverse("parties:join"), {"code": "WRONGWRONG"}).status_code == 400
+    response = Browser().post(reverse("parties:join"), {"code": party.code})
+    assert response.status_code == 429
+    assert "from this network" in response.content.decode()
+    elsewhere = Browser()
+    elsewhere.defaults["REMOTE_ADDR"] = "198.51.100.7"
+    assert elsewhere.post(reverse("parties:join"), {"code": party.code}).status_code == 302
+
+
+def test_a_refused_or_right_code_does_not_use_up_the_allowance(party):
+    with override_settings(PARTY_CODE_MAX_FAILURES=2):
+        guest = Browser()
+        for _ in range(6):  # right codes, over and over: none is a failure
+            assert guest.post(reverse("parties:join"), {"code": party.code}).status_code == 302
+        assert guest.post(reverse("parties:join"), {"code": "WRONGWRONG"}).status_code == 400
+        assert guest.post(reverse("parties:join"), {"code": party.code}).status_code == 302
+
+
+def test_the_code_is_typed_as_the_card_shows_it_in_groups(party):
+    shown = services.party_code_shown(party.code)
+    assert len(party.code) == services.CODE_LENGTH == 10
+    assert shown == f"{party.code[:5]} {party.code[5:]}"
+    for typed in (shown, shown.lower(), shown.replace(" ", "-"), f"  {party.code} "):
+        guest = Browser()
+        assert guest.post(reverse("parties:join"), {"code": typed}).status_code == 302, typed
+
+
+@pytest.mark.parametrize("backend", ["locmem", "redis"])
+def test_the_attempt_counter_gives_every_concurrent_attempt_its_own_count(backend):
+    from django.core.cache.backends.locmem import LocMemCache
+    from django.core.cache.backends.redis import RedisCache
+
+    prefix = f"bunco-test-{time.time_ns()}"
+    if backend == "redis":
+        store = RedisCache("redis://127.0.0.1:6379/0", {"KEY_PREFIX": prefix})
+        try:
+            store.set("ping", 1, 5)
+        except Exception:  # noqa: BLE001
+            pytest.skip("no Redis at 127.0.0.1:6379")
+    else:
+        store = LocMemCache(prefix, {})
+    with mock.patch.object(access, "cache", store):
+        counts = hammer(40, lambda i: access.attempt_count("k", 60))
+        assert sorted(counts) == list(range(1, 41))
+        hammer(40, lambda i: access.attempt_uncount("k"))
+        assert store.get("k") == 0
+    store.delete_many(["k", "ping"])
