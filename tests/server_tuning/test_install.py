@@ -82,8 +82,11 @@ def serve(tmp_path, reshape="none", python=sys.executable, **env):
     """Start the app under daphne, ask it what a phone asks, stop it; answer the two answers,
     the server's output, and what it ran with ({patch: installed?})."""
     port = free_port()
-    ours = ("DATABASE_URL", "REDIS_URL", "BUNCO_SERVER_TUNING")  # healthz needs no services
-    environ = {k: v for k, v in os.environ.items() if k not in ours}
+    # /healthz needs no database or Redis; the switch is each test's own.
+    environ = {
+        k: v for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "BUNCO_SERVER_TUNING")
+    }
     environ.update(
         DJANGO_SETTINGS_MODULE="bunco_site.settings", DJANGO_DEBUG="1",
         SQLITE_PATH=str(tmp_path / "db.sqlite3"), PYTHONPATH=str(ROOT), **env,
@@ -107,8 +110,12 @@ def serve(tmp_path, reshape="none", python=sys.executable, **env):
                 time.sleep(0.1)
         answers = [get(url), get(url, data=b"tap_id=a1&seen=3&outcome=miss")]  # a form, as a tap
     finally:
-        process.terminate()
-        process.wait(15)
+        process.terminate()  # daphne stops its reactor and exits: the atexit state prints
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
         output.seek(0)
         log = output.read().decode()
         output.close()
