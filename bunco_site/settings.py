@@ -189,13 +189,21 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Link tokens never reach a log (bunco_site/log_redaction.py): on the handler everything
+    # reaches, and on the loggers that print request paths to handlers of their own too.
+    "filters": {"redact_tokens": {"()": "bunco_site.log_redaction.RedactTokens"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
     # One line per server-tuning patch at startup (installed, skipped and why, or off), which
     # operators must see under the root's WARNING; not propagated, so daphne's own root handler
     # does not print it twice.
     "loggers": {
         "bunco.server_tuning": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.request": {"filters": ["redact_tokens"]},  # "Not Found: /l/<token>/"
+        "django.security.csrf": {"filters": ["redact_tokens"]},  # "Forbidden (...): <path>"
+        "django.channels.server": {"filters": ["redact_tokens"]},  # daphne's runserver
     },
 }
 

@@ -1,0 +1,100 @@
+"""Link tokens never reach a log: daphne's access log as daphne writes it, and Django's records."""
+
+import logging
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bunco_site import log_redaction
+from tests.e2e.conftest import free_port, stop_process
+from tests.parties.conftest import Browser
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1vZi00My1jaGFyYWN0ZXJz"  # shaped like a link's token
+
+# The daphne command line, with the redaction installed as bunco_site/asgi.py installs it.
+DAPHNE = (
+    "import sys; from bunco_site import log_redaction; log_redaction.install(); "
+    "from daphne.cli import CommandLineInterface; CommandLineInterface().run(sys.argv[1:])"
+)
+
+
+def get(url):
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+@pytest.fixture(scope="module")
+def daphne_log(tmp_path_factory):
+    """What a real daphne process serving the app wrote, after a visit to a link's address."""
+    folder = tmp_path_factory.mktemp("daphne")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    # DEBUG on, as the browser tests run it (no collected static files needed); Django's own
+    # console handler then prints request warnings too, and must redact them as well.
+    env.update(DJANGO_DEBUG="1", DJANGO_SETTINGS_MODULE="bunco_site.settings",
+               SQLITE_PATH=str(folder / "db.sqlite3"))
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    port = free_port()
+    log = folder / "daphne.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-c", DAPHNE, "-b", "127.0.0.1", "-p", str(port),
+             "bunco_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 30
+            while get_or_none(base + "/healthz") != 200:
+                assert process.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+            assert get(f"{base}/l/{TOKEN}/") == 404
+            assert get(f"{base}/l/{TOKEN}/?utm=x") == 404
+            time.sleep(0.5)  # the access log line is written as the response completes
+        finally:
+            stop_process(process)
+    return log.read_text()
+
+
+def get_or_none(url):
+    try:
+        return get(url)
+    except OSError:
+        return None
+
+
+def test_daphnes_access_log_shows_a_links_visit_without_its_token(daphne_log):
+    lines = [line for line in daphne_log.splitlines() if '"GET /l/' in line]
+    assert len(lines) == 2, daphne_log  # the visits are logged...
+    assert '"GET /l/[redacted]/" 404' in lines[0]
+    assert '"GET /l/[redacted]/?utm=x" 404' in lines[1]
+    assert TOKEN not in daphne_log  # ...and the token is nowhere, in any line
+
+
+def test_djangos_not_found_warning_shows_the_path_without_its_token(daphne_log):
+    assert "Not Found: /l/[redacted]/" in daphne_log
+
+
+@pytest.mark.django_db
+def test_a_wrong_links_warning_in_djangos_log_has_no_token(caplog):
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        assert Browser().get(f"/l/{TOKEN}/").status_code == 404
+    messages = [record.getMessage() for record in caplog.records]
+    assert "Not Found: /l/[redacted]/" in messages
+    assert not any(TOKEN in message for message in messages)
+
+
+def test_the_redaction_leaves_other_paths_alone():
+    assert log_redaction.redact("GET /parties/12/host/ 200") == "GET /parties/12/host/ 200"
+    assert log_redaction.redact(f'"GET /l/{TOKEN}/" 302') == '"GET /l/[redacted]/" 302'
+    assert log_redaction.redact(f"/l/{TOKEN}") == "/l/[redacted]"
