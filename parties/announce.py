@@ -7,6 +7,7 @@ channel layer answers again the party's phones are told to refetch what they mis
 """
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -41,7 +42,35 @@ def _send(party_id, group, message):
 
 
 def _send_text(party_id, group, text):
-    async_to_sync(send_text)(party_id, group, text)
+    _run(send_text(party_id, group, text))
+
+
+# A write's pushes run after its commit, in the write's thread, and are sent on the server's
+# event loop. Django's views find that loop through sync_to_async; the tap's worker threads
+# (parties.taps) are handed it, and name it here for the length of the tap.
+_thread = threading.local()
+
+
+@contextlib.contextmanager
+def sending_through(loop):
+    """Pushes made in this thread meanwhile are sent on `loop` (the server's running loop)."""
+    _thread.loop = loop
+    try:
+        yield
+    finally:
+        _thread.loop = None
+
+
+def _run(coroutine):
+    """Run a push coroutine on the server's loop from a write's thread, and wait for it."""
+    loop = getattr(_thread, "loop", None)
+    if loop is None:
+        return async_to_sync(_awaited)(coroutine)
+    return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+
+
+async def _awaited(coroutine):
+    return await coroutine
 
 
 async def send_text(party_id, group, text):
@@ -122,7 +151,7 @@ def on_commit_tables(party, live_round, numbers):
 
 def _push_tables(party_id, seq, live_round, numbers):
     pushes = [table_push(party_id, seq, live_round, number) for number in numbers]
-    async_to_sync(_send_all)(party_id, pushes)
+    _run(_send_all(party_id, pushes))
 
 
 async def _send_all(party_id, pushes):
@@ -153,7 +182,7 @@ def on_commit_bell(party, round_, by, live_round):
 
     def push():
         head_start = bell_head_start(len(live_round.names))
-        if not async_to_sync(_send_then_wait)(party.id, party_group(party.id), text, head_start):
+        if not _run(_send_then_wait(party.id, party_group(party.id), text, head_start)):
             return  # the layer is down: the resync once it is back covers the tables
         _push_tables(party.id, seq, live_round, numbers)
 

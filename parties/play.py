@@ -9,11 +9,13 @@ last rolls of several tables arrive together; other parties are not held up.
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F, Max
+from django.http import Http404
 from django.utils import timezone
 
-from parties import announce, state
+from parties import access, announce, state, tap_sql
 from parties.models import (
     BuncoSet,
     Correction,
@@ -54,14 +56,7 @@ def _current_round(party, *, statuses=(Round.Status.PLAYING,)):
 def _playing_round(party):
     """The round in play (the party is locked and fresh), or why no roll can be taken now."""
     round_ = _current_round(party)
-    if party.status == Party.Status.FINISHED:
-        raise PartyError("The party is over.")
-    if round_ is None:
-        if party.status == Party.Status.BREAK:
-            raise PartyError("The party is on a break; the host resumes it.")
-        raise PartyError("The round has not started yet: the host or the head table starts it.")
-    if party.paused_at:
-        raise PartyError("The host has paused the game; wait for the host to resume it.")
+    _check_playing(party, round_)
     return round_
 
 
@@ -86,14 +81,6 @@ def clock_ran_out(live, ends_at, now):
         and ends_at is not None
         and (now >= ends_at)
     )
-
-
-def _clock(party, round_, live, now):
-    """Timed rounds: once the clock has run out, the bell rings before anything else (the
-    caller announces it)."""
-    if clock_ran_out(live, round_.ends_at, now):
-        return _ring(party, round_, live, "clock", now)
-    return live
 
 
 def _ring(party, round_, live, by, now):
@@ -133,36 +120,57 @@ def round_start(*, party: Party, by: str) -> Round:
 @transaction.atomic
 def roll_record(
     *,
-    party: Party,
+    party_id: int,
     table_number: int,
+    link_ids,
     tap_id,
     dice: tuple | None = None,
     outcome: str = "",
     face: int | None = None,
     called: bool | None,
     seen: int,
-    by: str,
     round_id: int | None = None,
 ) -> TapResult:
-    """Record one roll at a table, given its dice or a quick button's `outcome` (and `face` for
-    a mini Bunco where it matters). A retried tap (same tap id) is the same fact, never two."""
-    lock_party(party)  # before the tap-id check: the same tap sent twice at once is one fact
-    earlier = Roll.objects.filter(tap_id=tap_id).select_related("table", "round").order_by()
-    earlier = earlier.first()
-    if earlier is not None:
-        if earlier.table.party_id != party.id or earlier.table.number != table_number:
-            raise PartyError("That tap id belongs to another table.")
-        live = state.load(earlier.round, party.rules) if earlier.round.status != "closed" else None
-        version = live.extras[table_number - 1].version if live else 0
-        return TapResult("duplicate", version, party.seq)
+    """The one tap: record one roll at a table for a session holding `link_ids`, given its dice
+    or a quick button's `outcome` (and `face` for a mini Bunco where it matters). Both ways in
+    (Django's view and the lean ASGI entry, through parties.taps) call this.
 
-    round_ = _playing_round(party)
-    if round_id is not None and round_id != round_.id:
+    The party's row is locked first, in a statement of its own; the session's links, the round
+    in play and any roll already saved under this tap id are then read fresh, and the bell and
+    the round's close are decided here, in the same transaction. A retried tap (same tap id) is
+    the same fact, never two. Raises Http404 (no such party), PermissionDenied (these links do
+    not score at that table), or PartyError / StaleTap (refused): nothing changes then."""
+    party_row = tap_sql.lock_party(party_id)
+    if party_row is None:
+        raise Http404("No such party.")
+    reads = tap_sql.read_after_lock(party_id, link_ids, tap_id)
+    grant = access.grant_of(None, ((role, number, None) for role, number in reads.links))
+    if not grant.can_score(table_number):
+        raise PermissionDenied("This link does not give you that at this party.")
+    party = Party(
+        id=party_id, status=party_row.status, paused_at=party_row.paused_at, seq=party_row.seq
+    )
+    playing = reads.round
+    if reads.earlier is not None:
+        return _retried(party, playing, reads.earlier, table_number)
+    _check_playing(party, playing)
+    if round_id is not None and round_id != playing.id:
         raise PartyError("That roll was entered for a round that has ended; it was not counted.")
-    rules = party.rules
+    round_ = Round(
+        id=playing.id,
+        party_id=party_id,
+        status=Round.Status.PLAYING,
+        version=playing.version,
+        started_at=playing.started_at,
+        target=playing.target,
+        ends_at=playing.ends_at,
+    )
+    live = _live_state(party_id, round_)
     now = timezone.now()
-    before = state.load(round_, rules)
-    live = _clock(party, round_, before, now)
+    rung_by = None
+    if clock_ran_out(live, round_.ends_at, now):  # the bell rings before anything else
+        live = _ring(party, round_, live, "clock", now)
+        rung_by = "clock"
     judged = judge_roll(
         live,
         round_.target,
@@ -174,32 +182,76 @@ def roll_record(
         called=called,
     )
     if judged.ask:
+        if rung_by:
+            _remember_on_commit(live)
+            announce.on_commit_bell(party, round_, rung_by, live)
         return TapResult("ask_call", judged.version, party.seq, ask=judged.ask)
-    roll = Roll.objects.create(
-        round=round_,
-        table_id=live.table_ids[table_number - 1],
-        tap_id=tap_id,
-        entered_by=by,
-        **judged.columns(),
+    roll_id = tap_sql.insert_roll(
+        {
+            "round_id": round_.id,
+            "table_id": live.table_ids[table_number - 1],
+            "tap_id": tap_id,
+            "entered_by": grant.role_label,
+            "created_at": now,
+            **judged.columns(),
+        }
     )
-    rung_before_the_roll = live.state.bell  # earlier, or by the clock during this tap
-    _bump_round(round_)
-    live = live.apply_roll(table_number, roll.id, judged.fact, round_.version)
-    if live.state.bell and not rung_before_the_roll:  # this roll rang it (the clock saves its own)
+    if roll_id is None:
+        raise PartyError("That tap id belongs to another table.")
+    round_.version += 1  # insert_roll bumped it
+    after = live.apply_roll(table_number, roll_id, judged.fact, round_.version)
+    if not after.state.over:
+        _remember_on_commit(after)
+    if after.state.bell and not live.state.bell:  # this roll rang it
         Round.objects.filter(pk=round_.pk).update(bell_at=now)
         _bump_party(party)
-    # Remembered before the pushes go out: after a bell they take a while (every table), and
-    # a tap arriving meanwhile would find the state stale and replay the round.
-    if not live.state.over:
-        transaction.on_commit(lambda: state.remember(live))
-    if live.state.bell and not before.state.bell:  # rung during this tap: tables finish
-        by_whom = "clock" if rung_before_the_roll else f"table {live.state.bell_table}"
-        announce.on_commit_bell(party, round_, by_whom, live)
+        rung_by = f"table {after.state.bell_table}"
+    if rung_by:  # rung during this tap: every phone hears it, then tables finish
+        announce.on_commit_bell(party, round_, rung_by, after)
     else:
-        announce.on_commit_tables(party, live, [table_number])
-    if live.state.over:
-        _close(party, round_, live, rules, now)
-    return TapResult("saved", live.extras[table_number - 1].version, party.seq)
+        announce.on_commit_tables(party, after, [table_number])
+    if after.state.over:
+        round_ = Round.objects.select_related("bunco_set").get(pk=round_.pk)
+        _close(party, round_, after, after.state.rules, now)
+    return TapResult("saved", after.extras[table_number - 1].version, party.seq)
+
+
+def _remember_on_commit(live):
+    # Remembered before the pushes go out (callbacks run in order): after a bell they take a
+    # while (every table), and a tap arriving meanwhile would find the state stale and replay.
+    transaction.on_commit(lambda: state.remember(live))
+
+
+def _retried(party, playing, earlier, table_number):
+    """A tap id already saved: the same fact, answered as it stands now."""
+    if earlier.party_id != party.id or earlier.table_number != table_number:
+        raise PartyError("That tap id belongs to another table.")
+    version = 0  # its round has closed: nothing at that table can change any more
+    if playing is not None and playing.id == earlier.round_id:
+        round_ = Round(id=playing.id, version=playing.version, started_at=playing.started_at)
+        version = _live_state(party.id, round_).extras[table_number - 1].version
+    return TapResult("duplicate", version, party.seq)
+
+
+def _check_playing(party, playing):
+    """Why no roll can be taken now, if that is so (the party is locked and fresh)."""
+    if party.status == Party.Status.FINISHED:
+        raise PartyError("The party is over.")
+    if playing is None:
+        if party.status == Party.Status.BREAK:
+            raise PartyError("The party is on a break; the host resumes it.")
+        raise PartyError("The round has not started yet: the host or the head table starts it.")
+    if party.paused_at:
+        raise PartyError("The host has paused the game; wait for the host to resume it.")
+
+
+def _live_state(party_id, round_):
+    """The round's state at the version just read: remembered, or replayed from its rows."""
+    live = state.cached(round_.id, round_.version, round_.started_at)
+    if live is None:  # a restarted server, or another process wrote last
+        rules = Party.objects.only("options").get(pk=party_id).rules
+        live = state.load(Round.objects.select_related("bunco_set").get(pk=round_.id), rules)
+    return live
 
 
 class StaleTap(PartyError):
@@ -314,8 +366,8 @@ def bell_ring(*, party: Party, by: str) -> None:
     if live.state.bell:
         return  # it has rung already; a second press changes nothing
     live = _ring(party, round_, live, by, now)
-    if not live.state.over:  # before the pushes, as in roll_record
-        transaction.on_commit(lambda: state.remember(live))
+    if not live.state.over:
+        _remember_on_commit(live)
     announce.on_commit_bell(party, round_, by, live)
     if live.state.over:
         _close(party, round_, live, rules, now)

@@ -4,21 +4,15 @@ Taps come from the phone's outbox as fetch() calls wanting JSON; the same forms 
 as plain posts without JavaScript (then the answer is a redirect back to the page).
 """
 
-import uuid
-from functools import wraps
-
-from asgiref.sync import sync_to_async
 from django.contrib import messages
-from django.db import connections
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from parties import access, play, prizes, roster
+from parties import access, play, prizes, roster, taps
 from parties.services import PartyError
-from scoring import InvalidRoll
 
 
 def _wants_json(request):
@@ -33,79 +27,22 @@ def _answer(request, back, payload, status=200):
     return redirect(back)
 
 
-def _int(value, what):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise PartyError(f"The {what} is missing or not a number.") from None
-
-
-def _roll_from(data):
-    """The roll as the phone sent it: a quick button's outcome (and face), or the dice."""
-    outcome = data.get("outcome", "")
-    if outcome:
-        face = data.get("face")
-        return {"outcome": outcome, "face": _int(face, "face") if face else None}
-    faces = [f for f in data.get("dice", "").replace(" ", "").split(",") if f]
-    if not faces:
-        raise PartyError("Tap the dice, or one of the quick buttons.")
-    return {"dice": tuple(_int(f, "die") for f in faces)}
-
-
-CALLED = {"yes": True, "no": False, "": None}
-
-
-def tap_fields(data):
-    """A tap's fields (request.POST, or the lean tap path's form) as play.roll_record takes
-    them, less the party, table and who; PartyError names what is missing or wrong."""
-    try:
-        tap_id = uuid.UUID(data.get("tap_id", ""))
-    except ValueError:
-        raise PartyError("The tap has no id.") from None
-    return {
-        "tap_id": tap_id,
-        "called": CALLED.get(data.get("called", "")),
-        **_roll_from(data),
-        "seen": _int(data.get("seen"), "table version"),
-        "round_id": _int(data["round"], "round") if data.get("round") else None,
-    }
-
-
-def _in_worker(view):
-    """Run a sync view in the shared worker threads and return its database connection to the
-    pool before the thread moves on. Under ASGI, Django otherwise starts a thread (and checks
-    out a connection) per request, which is most of a tap's cost; the tap is the hot path."""
-
-    async def run(request, *args, **kwargs):
-        def call():
-            try:
-                return view(request, *args, **kwargs)
-            finally:
-                connections.close_all()
-
-        return await sync_to_async(call, thread_sensitive=False)()
-
-    return wraps(view)(run)
+_int = taps.as_int
 
 
 @require_POST
-@_in_worker
-def roll_create(request, party_id, number):
-    party, grant = access.require(request, party_id, lambda a: a.can_score(number))
-    back = reverse("parties:table", args=[party.id, number])
+async def roll_create(request, party_id, number):
+    # The access guard is inside the tap (play.roll_record reads the session's links after
+    # locking the party), so the tap is judged on one fresh read, as the lean entry's are.
+    back = reverse("parties:table", args=[party_id, number])
     try:
-        result = play.roll_record(
-            party=party, table_number=number, by=grant.role_label, **tap_fields(request.POST)
-        )
-    except play.StaleTap as stale:
-        payload = {"status": "stale", "message": str(stale), "version": stale.version}
-        return _answer(request, back, payload, 409)
-    except (PartyError, InvalidRoll) as error:
+        fields = taps.tap_fields(request.POST)
+    except PartyError as error:
         return _answer(request, back, {"status": "refused", "message": str(error)}, 400)
-    payload = {"status": result.status, "version": result.table_version, "seq": result.seq}
-    if result.ask:
-        payload["ask"] = result.ask
-    return _answer(request, back, payload)
+    status, payload = await taps.record(
+        party_id, number, fields, lambda: request.session.get(access.SESSION_LINKS, [])
+    )
+    return _answer(request, back, payload, status)
 
 
 @require_POST

@@ -1,38 +1,44 @@
 """The scorekeeper's tap without Django's request stack: an ASGI app in front of Django.
 
-A tap is the party's hot path (PERFORMANCE.md). Through Django's handler, middleware chain
-and ORM it cost about 14 ms of server CPU. This app answers the one request that matters,
-`POST /parties/<id>/table/<n>/rolls/` from a phone's outbox, and only when everything about it
-is ordinary: a same-origin fetch wanting JSON, a form body, an allowed host, a CSRF token that
-matches its cookie, a live session whose link may score at that table, and a plain roll
-(`tap_store`). Anything else, refusals included, goes to Django unchanged with its body, so
-every error and every unusual case gets Django's own answer from one place.
+A tap is the party's hot path (PERFORMANCE.md). Through Django's handler and middleware chain
+it cost several times its own work in server CPU. This adapter takes the one request that
+matters, `POST /parties/<id>/table/<n>/rolls/` from a phone's outbox, when the request itself
+is ordinary (a same-origin fetch wanting JSON, a UTF-8 form body, one allowed host, a CSRF token
+that matches its cookie, a live session) and calls the same tap as Django's view,
+`taps.record` -> `play.roll_record`, which reads the session's links after locking the party
+and answers. What the adapter checks is only what Django's middleware would: anything it cannot
+vouch for (and a tap the links do not allow, or a party that does not exist) goes to Django
+unchanged with its body, and gets Django's own answer.
 
 The checks are Django's, called directly: `validate_host` with ALLOWED_HOSTS, the CSRF
-middleware's token comparison and its origin rule, the session as the database backend
-stores it (its links remembered for a minute: a session only gains them), and the same link
-rows `access.require` reads, on every tap.
+middleware's token comparison and its origin rule, and the session as the database backend
+stores and decodes it, read on every tap.
 """
 
-import asyncio
-import functools
 import json
 import re
 from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 from django.conf import settings
-from django.db import connections
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.http.cookie import parse_cookie
 from django.http.request import split_domain_port, validate_host
 from django.middleware import csrf
 
-from parties import announce, tap_store
-from parties.play_views import tap_fields
+from parties import access, tap_sql, taps
 from parties.services import PartyError
 
-TAP = re.compile(r"/parties/(\d+)/table/(\d+)/rolls/")
+TAP = re.compile(r"/parties/([1-9][0-9]{0,17})/table/([1-9][0-9]{0,3})/rolls/")
 MAX_BODY = 4096  # a tap's form is under 200 bytes; anything bigger is not a phone's tap
+DB_SESSIONS = "django.contrib.sessions.backends.db"
+FORM = "application/x-www-form-urlencoded"
+# Headers the adapter reads: sent twice, Django joins them with commas (a Host it then refuses,
+# say); the adapter leaves every such request to Django.
+READ_HEADERS = {
+    "host", "origin", "cookie", "accept", "content-type", "x-csrftoken", "x-forwarded-proto"
+}
 
 
 class TapPath:
@@ -51,29 +57,29 @@ class TapPath:
         body, whole = read
         party_id, number = int(match[1]), int(match[2])
         tap = _ordinary_tap(scope, body) if whole and len(body) <= MAX_BODY else None
-        saved = None
+        answer = None
         if tap is not None:
-            # The loop's worker threads, as sync_to_async(thread_sensitive=False) uses them,
-            # without its copy of the caller's context there and back (~8% of the interpreter's
-            # time in S2): the recording needs nothing from the request's context and leaves
-            # nothing in it (its database connection goes back to the pool in the thread).
-            record = functools.partial(_record, party_id, number, tap.session_key, tap.fields)
-            saved = await asyncio.get_running_loop().run_in_executor(None, record)
-        if saved is None:
+            try:
+                answer = await taps.record(
+                    party_id, number, tap.fields, lambda: _session_links(tap.session_key)
+                )
+            except (PermissionDenied, Http404):
+                answer = None  # Django answers these, with its own pages
+        if answer is None:
             return await self.app(scope, _replay(body, whole, receive), send)
-        # The table's phones first: an ASGI server may end the app once its answer is sent.
-        await announce.send_text(party_id, saved.group, saved.text)
-        answer = {"status": "saved", "version": saved.version, "seq": saved.seq}
-        await _send_json(send, answer, secure=tap.secure)
+        status, payload = answer
+        await _send_json(send, status, payload, secure=tap.secure)
 
 
-def _record(party_id, number, session_key, fields):
-    try:
-        return tap_store.record_plain_roll(
-            party_id=party_id, table_number=number, session_key=session_key, tap=fields
-        )
-    finally:
-        connections.close_all()  # back to the pool before the worker thread moves on
+def _session_links(session_key):
+    """The link ids a live session redeemed, read and decoded as SessionMiddleware would
+    (an expired, deleted or tampered session has none)."""
+    data = tap_sql.session_data(session_key)
+    if data is None:
+        return []
+    from django.contrib.sessions.backends.db import SessionStore
+
+    return SessionStore().decode(data).get(access.SESSION_LINKS, [])
 
 
 async def _read_body(receive):
@@ -104,10 +110,24 @@ def _replay(body, whole, receive):
 
 
 def _headers(scope):
+    """The request's headers, or None if one the adapter reads is sent twice."""
     headers = {}
     for name, value in scope["headers"]:
-        headers[name.decode("latin-1")] = value.decode("latin-1")
+        key = name.decode("latin-1").lower()
+        if key in headers and key in READ_HEADERS:
+            return None
+        headers[key] = value.decode("latin-1")
     return headers
+
+
+def _utf8_form(content_type):
+    """A form body in UTF-8, as the phone's fetch sends it (Django decodes any other charset
+    its own way, and refuses some: it judges those)."""
+    kind, _, params = content_type.partition(";")
+    if kind.strip().lower() != FORM:
+        return False
+    params = params.strip().lower().replace(" ", "")
+    return params in ("", "charset=utf-8")
 
 
 def _scheme(headers, scope):
@@ -151,19 +171,21 @@ def _csrf_ok(headers, cookies, scheme):
 
 class Tap(NamedTuple):
     session_key: str
-    fields: dict  # as play_views.tap_fields gives them
+    fields: dict  # as taps.tap_fields gives them
     secure: bool
 
 
 def _ordinary_tap(scope, body):
     """The tap, when it is a phone's ordinary one; None sends it to Django."""
     headers = _headers(scope)
+    if headers is None:
+        return None
     scheme = _scheme(headers, scope)
     if settings.SECURE_SSL_REDIRECT and scheme != "https":
         return None
     if "application/json" not in headers.get("accept", ""):
         return None  # a plain form post: Django answers with a redirect and a message
-    if not headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+    if not _utf8_form(headers.get("content-type", "")):
         return None
     if not _host_allowed(headers.get("host", "")):
         return None
@@ -171,11 +193,11 @@ def _ordinary_tap(scope, body):
     if not _csrf_ok(headers, cookies, scheme):
         return None
     session_key = cookies.get(settings.SESSION_COOKIE_NAME)
-    if not session_key:
+    if settings.SESSION_ENGINE != DB_SESSIONS or not session_key or len(session_key) > 64:
         return None
     try:
         form = dict(parse_qsl(body.decode(), keep_blank_values=True, max_num_fields=20))
-        return Tap(session_key, tap_fields(form), scheme == "https")
+        return Tap(session_key, taps.tap_fields(form), scheme == "https")
     except (UnicodeDecodeError, ValueError, PartyError):
         return None
 
@@ -203,8 +225,8 @@ def _security_headers(secure):
     return headers
 
 
-async def _send_json(send, payload, *, secure):
+async def _send_json(send, status, payload, *, secure):
     body = json.dumps(payload).encode()
     headers = [*_security_headers(secure), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

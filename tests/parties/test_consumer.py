@@ -62,9 +62,12 @@ async def test_a_roll_is_pushed_to_that_tables_phones_only_and_the_bell_to_all()
     assert started["type"] == "round" and started["what"] == "started"
     await at_three.receive_from()
 
+    scorer = await sync_to_async(
+        lambda: [AccessLink.objects.get(party=party, role="table", table__number=2).id]
+    )()
     await sync_to_async(play.roll_record)(
-        party=party, table_number=2, tap_id=uuid.uuid4(), dice=(1, 1, 5), called=None,
-        seen=0, by="table 2",
+        party_id=party.id, table_number=2, tap_id=uuid.uuid4(), dice=(1, 1, 5), called=None,
+        seen=0, link_ids=scorer,
     )
     pushed = json.loads(await at_two.receive_from())
     assert (pushed["type"], pushed["table"], pushed["version"]) == ("table", 2, 1)

@@ -10,7 +10,16 @@ import pytest
 from django.utils import timezone
 
 from parties import play, selectors, state
-from parties.models import Correction, Party, Roll, Round, RoundBell, ScoreSheetLine, Seat
+from parties.models import (
+    AccessLink,
+    Correction,
+    Party,
+    Roll,
+    Round,
+    RoundBell,
+    ScoreSheetLine,
+    Seat,
+)
 from parties.services import PartyError, party_create
 from scoring import PRESETS
 
@@ -31,11 +40,16 @@ def live(party):
     return round_, state.load(round_, party.rules)
 
 
+def scorer(party, table):
+    """The link ids of the table's scorekeeper's session."""
+    return [AccessLink.objects.get(party=party, role="table", table__number=table).id]
+
+
 def tap(party, table, dice, called=None, tap_id=None):
     _round, now = live(party)
     return play.roll_record(
-        party=party, table_number=table, tap_id=tap_id or uuid.uuid4(), dice=tuple(dice),
-        called=called, seen=now.extras[table - 1].version, by=f"table {table}",
+        party_id=party.id, table_number=table, tap_id=tap_id or uuid.uuid4(), dice=tuple(dice),
+        called=called, seen=now.extras[table - 1].version, link_ids=scorer(party, table),
     )
 
 
@@ -72,8 +86,8 @@ def test_a_retried_tap_is_recorded_once(party):
     tap_id = uuid.uuid4()
     first = tap(party, 2, (1, 3, 4), tap_id=tap_id)
     again = play.roll_record(
-        party=party, table_number=2, tap_id=tap_id, dice=(1, 3, 4), called=None, seen=0,
-        by="table 2",
+        party_id=party.id, table_number=2, tap_id=tap_id, dice=(1, 3, 4), called=None, seen=0,
+        link_ids=scorer(party, 2),
     )
     assert (first.status, again.status) == ("saved", "duplicate")
     assert Roll.objects.count() == 1
@@ -83,8 +97,8 @@ def test_a_retried_tap_is_recorded_once(party):
 def test_a_stale_tap_is_refused_with_the_current_version(party):
     tap(party, 2, (1, 3, 4))
     with pytest.raises(play.StaleTap) as refused:
-        play.roll_record(party=party, table_number=2, tap_id=uuid.uuid4(), dice=(1, 1, 1),
-                         called=True, seen=0, by="table 2")
+        play.roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
+                         dice=(1, 1, 1), called=True, seen=0, link_ids=scorer(party, 2))
     assert refused.value.version == 1
     assert Roll.objects.count() == 1
 
@@ -366,8 +380,9 @@ def test_a_tap_made_for_a_round_that_has_ended_is_not_counted_in_the_next(party)
     play.round_start(party=party, by="host")
     count = Roll.objects.count()
     with pytest.raises(PartyError, match="round that has ended"):
-        play.roll_record(party=party, table_number=2, tap_id=uuid.uuid4(), dice=(2, 2, 3),
-                         called=None, seen=0, by="table 2", round_id=first.id)
+        play.roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
+                         dice=(2, 2, 3), called=None, seen=0, link_ids=scorer(party, 2),
+                         round_id=first.id)
     assert Roll.objects.count() == count
 
 

@@ -1,6 +1,8 @@
-"""The lean tap path (parties.tap_path + tap_store) in front of Django, through the real ASGI
-app: it records a phone's ordinary tap by itself, exactly as the full path would, and hands
-everything else (every refusal included) to Django, which answers and changes nothing."""
+"""The lean tap entry (parties.tap_path) in front of Django, through the real ASGI app: for a
+phone's ordinary request it calls the same tap as Django's view (parties.taps ->
+play.roll_record) and answers as the view does, and it hands every request it cannot vouch
+for (headers, charset, session, a right it lacks) to Django, which answers and changes
+nothing."""
 
 import json
 import random
@@ -56,8 +58,7 @@ class Phone:
 
 
 def _setup(**link):
-    """A party in play, its host having opened the dashboard (which loads the round's live
-    state: a tap on a cold state takes the full path, which loads it), and a phone."""
+    """A party in play, its host having opened the dashboard, and a phone."""
     host = Browser()
     party = create_party(host)
     play.round_start(party=party, by="host")
@@ -220,25 +221,28 @@ async def test_a_link_redeemed_after_a_tap_scores_at_once():
     assert (await post(app, keeper, 2, tap(0)))["json"]["status"] == "saved"
     link = await sync_to_async(AccessLink.objects.get)(party=party, role="table", table__number=3)
     await sync_to_async(redeem)(keeper.browser, link)
+    keeper.session = keeper.browser.cookies["sessionid"].value  # redeeming gave it a new key
     answer = await post(app, keeper, 3, tap(0))
-    assert answer["json"]["status"] == "saved" and django.calls == 1  # only the refusal
+    assert answer["json"]["status"] == "saved" and django.calls == 1  # only the refusal (403)
     assert (await rolls_at(party, 3))[0][3] == "table 2,3"
 
 
-async def test_stale_and_retried_taps_get_the_full_paths_answers():
+async def test_stale_and_retried_taps_get_the_views_answers_from_the_lean_entry():
     party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
     django = CountingDjango()
     app = tap_path.TapPath(django)
     first = tap(0)
     assert (await post(app, keeper, 2, first))["json"]["status"] == "saved"
     again = await post(app, keeper, 2, first)
-    assert again["json"]["status"] == "duplicate" and django.calls == 1
+    assert again["json"] == {"status": "duplicate", "version": 1, "seq": 1}
     stale = await post(app, keeper, 2, tap(0))
-    assert stale["status"] == 409 and stale["json"]["version"] == 1 and django.calls == 2
+    assert stale["status"] == 409 and stale["json"]["version"] == 1
+    assert stale["json"]["status"] == "stale" and "Another phone" in stale["json"]["message"]
+    assert django.calls == 0
     assert len(await rolls_at(party, 2)) == 1
 
 
-async def test_a_bunco_asks_and_the_bell_goes_the_full_way():
+async def test_a_bunco_asks_and_rings_the_bell_through_the_same_tap():
     party, head = await sync_to_async(_setup)(role="table", table__number=1)
     django = CountingDjango()
     app = tap_path.TapPath(django)
@@ -246,9 +250,81 @@ async def test_a_bunco_asks_and_the_bell_goes_the_full_way():
     assert asked["json"] == {"status": "ask_call", "version": 0, "seq": 1, "ask": "bunco"}
     rung = await post(app, head, 1, tap(0, "bunco", called="yes"))
     assert rung["json"]["status"] == "saved" and rung["json"]["seq"] == 2  # the bell
-    assert django.calls == 2
+    assert django.calls == 0
     bell = await sync_to_async(Round.objects.get)(party=party, status="playing")
     assert bell.bell_at is not None
+
+
+async def test_the_lean_entry_and_djangos_view_give_the_same_refusal():
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    await sync_to_async(play.party_pause)(party=party)
+    lean = await post(tap_path.TapPath(CountingDjango()), keeper, 2, tap(0))
+    view = await post(django_asgi_app, keeper, 2, tap(0))
+    assert lean["status"] == view["status"] == 400
+    assert lean["json"] == view["json"] == {
+        "status": "refused",
+        "message": "The host has paused the game; wait for the host to resume it.",
+    }
+    assert await rolls_at(party, 2) == []
+
+
+def _with_duplicate(phone, name, first, then):
+    headers = [h for h in phone.headers() if h[0] != name.encode()]
+    return headers + [(name.encode(), first.encode()), (name.encode(), then.encode())]
+
+
+DUPLICATED = [
+    ("host", "evil.example", "localhost", 400),
+    ("origin", "http://evil.example", "http://localhost", 403),
+]
+
+
+@pytest.mark.parametrize(("name", "first", "then", "status"), DUPLICATED,
+                         ids=[d[0] for d in DUPLICATED])
+async def test_a_header_sent_twice_with_a_bad_value_first_is_refused(name, first, then, status):
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    body = urlencode(tap(0)).encode()
+    headers = _with_duplicate(keeper, name, first, then) + [(b"content-length", b"%d" % len(body))]
+    path = f"/parties/{party.id}/table/2/rolls/"
+    communicator = HttpCommunicator(tap_path.TapPath(django), "POST", path, body, headers)
+    answer = await communicator.get_response(timeout=20)
+    assert (django.calls, answer["status"]) == (1, status)
+    assert await rolls_at(party, 2) == []
+
+
+@pytest.mark.parametrize("charset", ["latin-1", "utf-16"])
+async def test_a_body_in_another_charset_is_djangos_to_judge(charset):
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    body = urlencode(tap(0)).encode(charset)
+    answer = await post(tap_path.TapPath(django), keeper, 2, {}, body=body,
+                        **{"content-type": f"application/x-www-form-urlencoded; charset={charset}"})
+    assert django.calls == 1 and answer["status"] == 400
+    assert await rolls_at(party, 2) == []
+
+
+async def test_a_session_deleted_on_the_server_stops_scoring_at_once():
+    from django.contrib.sessions.models import Session
+
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    app = tap_path.TapPath(CountingDjango())
+    assert (await post(app, keeper, 2, tap(0)))["json"]["status"] == "saved"
+    await sync_to_async(Session.objects.filter(session_key=keeper.session).delete)()
+    assert (await post(app, keeper, 2, tap(1)))["status"] == 403
+    assert len(await rolls_at(party, 2)) == 1
+
+
+@pytest.mark.parametrize("party_id", ["9223372036854775808", "99999999999999999999"])
+async def test_an_id_too_big_for_the_database_is_not_found(party_id):
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    body = urlencode(tap(0)).encode()
+    headers = keeper.headers() + [(b"content-length", b"%d" % len(body))]
+    path = f"/parties/{party_id}/table/2/rolls/"
+    answer = await HttpCommunicator(tap_path.TapPath(django), "POST", path, body,
+                                    headers).get_response(timeout=20)
+    assert (django.calls, answer["status"]) == (1, 404)
 
 
 async def test_a_form_post_without_javascript_is_answered_by_django_with_a_redirect():

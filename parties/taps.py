@@ -1,0 +1,119 @@
+"""A scorekeeper's tap as both ways in take it: Django's view (`play_views.roll_create`) and the
+lean ASGI entry (`tap_path`). Both parse the form with `tap_fields` and call `record`, which
+runs `play.roll_record` in a worker thread and gives the phone's answer, so a tap is judged and
+answered one way, whichever door it came through.
+
+`record` lets one tap of a party at a time into the worker threads of this process. The
+others wait in the event loop, where waiting costs nothing: waiting in a worker thread, on the
+party's row lock, they held the pool's few threads, and a busy party stalled every other
+party's taps (8 taps queued at one party held another party's tap up for 5 s). The turn is
+held until the state after the tap is remembered, so the next tap of the party finds it and
+does not replay the round.
+"""
+
+import asyncio
+import functools
+import uuid
+
+from django.db import connections
+
+from parties import announce, play
+from parties.services import PartyError
+from scoring import InvalidRoll
+
+CALLED = {"yes": True, "no": False, "": None}
+
+
+def as_int(value, what):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise PartyError(f"The {what} is missing or not a number.") from None
+
+
+def _roll_from(data):
+    """The roll as the phone sent it: a quick button's outcome (and face), or the dice."""
+    outcome = data.get("outcome", "")
+    if outcome:
+        face = data.get("face")
+        return {"outcome": outcome, "face": as_int(face, "face") if face else None}
+    faces = [f for f in data.get("dice", "").replace(" ", "").split(",") if f]
+    if not faces:
+        raise PartyError("Tap the dice, or one of the quick buttons.")
+    return {"dice": tuple(as_int(f, "die") for f in faces)}
+
+
+def tap_fields(data):
+    """A tap's fields (request.POST, or the lean entry's form) as play.roll_record takes them,
+    less the party, table and links; PartyError names what is missing or wrong."""
+    try:
+        tap_id = uuid.UUID(data.get("tap_id", ""))
+    except ValueError:
+        raise PartyError("The tap has no id.") from None
+    return {
+        "tap_id": tap_id,
+        "called": CALLED.get(data.get("called", "")),
+        **_roll_from(data),
+        "seen": as_int(data.get("seen"), "table version"),
+        "round_id": as_int(data["round"], "round") if data.get("round") else None,
+    }
+
+
+def answer(record):
+    """Run `record` (a call of play.roll_record) and give the phone's answer: (HTTP status,
+    JSON payload). PermissionDenied and Http404 go up to the caller."""
+    try:
+        result = record()
+    except play.StaleTap as stale:
+        return 409, {"status": "stale", "message": str(stale), "version": stale.version}
+    except (PartyError, InvalidRoll) as error:
+        return 400, {"status": "refused", "message": str(error)}
+    payload = {"status": result.status, "version": result.table_version, "seq": result.seq}
+    if result.ask:
+        payload["ask"] = result.ask
+    return 200, payload
+
+
+class PartyTurns:
+    """One tap of a party at a time in this process, waiting in the event loop."""
+
+    def __init__(self):
+        self._locks = {}  # (loop, party id) -> [lock, holders and waiters]
+
+    async def __call__(self, party_id, work):
+        key = (asyncio.get_running_loop(), party_id)
+        entry = self._locks.setdefault(key, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                return await work()
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[key]
+
+
+_turns = PartyTurns()
+
+
+async def record(party_id, table_number, fields, links):
+    """Record the tap (`fields` from tap_fields) for a session whose redeemed link ids
+    `links()` gives (called in the worker thread: it may read the session): the phone's answer
+    as `answer` gives it. The table's phones are sent its update before this returns."""
+    loop = asyncio.get_running_loop()
+    call = functools.partial(_in_worker, loop, party_id, table_number, fields, links)
+    # The loop's worker threads directly, without sync_to_async's copy of the caller's context
+    # there and back (~8% of the interpreter's time in S2): the tap needs nothing from it.
+    return await _turns(party_id, lambda: loop.run_in_executor(None, call))
+
+
+def _in_worker(loop, party_id, table_number, fields, links):
+    try:
+        with announce.sending_through(loop):  # pushes after commit go out on the server's loop
+            return answer(
+                lambda: play.roll_record(
+                    party_id=party_id, table_number=table_number, link_ids=links(), **fields
+                )
+            )
+    finally:
+        connections.close_all()  # back to the pool before the worker thread moves on
