@@ -12,6 +12,36 @@ pytestmark = pytest.mark.e2e
 TWELVE = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Zoë"]
 
 
+def csp_messages(page):
+    """The console messages about the Content-Security-Policy that `page` logs, as they come."""
+    seen = []
+    page.on("console", lambda m: seen.append(m.text + repr(m.location)) if "Content Security Policy" in m.text else None)
+    return seen
+
+
+@pytest.fixture
+def chromium(chromium):
+    """The session's Chromium, but every page opened in these tests must log no message about
+    the Content-Security-Policy: a refused inline script or style is a broken page."""
+    messages = []
+
+    class Watched:
+        def new_context(self, **options):
+            context = chromium.new_context(**options)
+            context.on("page", lambda page: messages.append(csp_messages(page)))  # DEBUGLOC
+            return context
+
+        def refused(self):
+            return [text for texts in messages for text in texts]
+
+        def forget(self):
+            messages.clear()
+
+    watched = Watched()
+    yield watched
+    assert watched.refused() == []
+
+
 def create_party(page, server, name, players, shots=None, preset=None):
     page.goto(server.url + "/")
     page.get_by_role("link", name="Host a party").click()
@@ -42,7 +72,7 @@ def test_a_host_sets_up_a_twelve_player_party_and_hands_out_links(chromium, serv
     expect(host.locator("#seats-1 .badge.head")).to_have_text("head table")
     expect(host.locator(".badge.ghost")).to_have_count(0)
     code = host.locator("#party-code").inner_text()
-    assert re.fullmatch(r"[A-Z2-9]{6}", code)
+    assert re.fullmatch(r"[A-Z2-9]{5} [A-Z2-9]{5}", code)  # shown in two groups of five
     shots(host, "host-seating-phone")
 
     # Reshuffle with htmx: the seating fragment is replaced, everyone still seated once.
@@ -59,6 +89,19 @@ def test_a_host_sets_up_a_twelve_player_party_and_hands_out_links(chromium, serv
     shots(host, "host-links-phone")
     table2_url, ann_url = link_url(host, "Table 2"), link_url(host, "Ann")
     host_url = host.url
+
+    # A tap on a link's field selects all of it, ready to copy (page.js, not an inline handler).
+    field = host.locator("li.link-row", has_text="Table 2").locator("input.url")
+    field.click()
+    assert field.evaluate("el => el.value.slice(el.selectionStart, el.selectionEnd)") == table2_url
+
+    # Ending the party asks first; saying no ends nothing.
+    asked = []
+    host.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    host.get_by_role("button", name="End the party").click()
+    assert asked == ["End the party now? The round in play will not count."]
+    expect(host).to_have_url(host_url)
+    expect(host.get_by_role("button", name="End the party")).to_be_visible()
 
     # The scorekeeper of table 2, on another phone.
     keeper = chromium.new_context(**PHONE).new_page()
@@ -117,6 +160,7 @@ def test_an_eleven_player_party_gets_a_ghost_and_printable_table_cards(chromium,
     host.get_by_role("link", name="Print table cards").click()
     expect(host.locator(".table-print-card")).to_have_count(3)
     expect(host.locator(".table-print-card .qr svg")).to_have_count(3)
+    expect(host.get_by_role("button", name="Print")).to_have_attribute("data-print", "")
     shots(host, "table-cards-laptop")
 
     phone = chromium.new_context(**PHONE).new_page()
@@ -147,3 +191,14 @@ def test_mistakes_in_the_form_are_shown_and_nothing_typed_is_lost(chromium, serv
     page.get_by_role("button", name="Create the party").click()
     expect(page.locator(".seat")).to_have_count(4)
     expect(page.locator(".rules dt:text-is(\"Play to\") + dd")).to_have_text("11")
+
+
+
+def test_the_watch_for_policy_messages_sees_a_refused_inline_style(chromium, server):
+    # The check on every page must be able to fail: Chromium refuses an inline style and says so.
+    page = chromium.new_context(**PHONE).new_page()
+    page.goto(server.url + "/")
+    page.evaluate("() => document.body.setAttribute('style', 'outline: 3px solid red')")
+    page.wait_for_timeout(200)
+    assert any("style-src 'self'" in text for text in chromium.refused())
+    chromium.forget()

@@ -397,3 +397,53 @@ def test_the_attempt_counter_gives_every_concurrent_attempt_its_own_count(backen
         hammer(40, lambda i: access.attempt_uncount("k"))
         assert store.get("k") == 0
     store.delete_many(["k", "ping"])
+
+
+POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; "
+    "form-action 'self'; object-src 'none'"
+)
+
+
+def test_every_page_sends_a_content_security_policy_of_our_own_files_only(host, party):
+    ann = party.players.get(name="Ann")
+    for url in (
+        reverse("parties:landing"),
+        reverse("parties:create"),
+        reverse("parties:join"),
+        reverse("parties:host", args=[party.id]),
+        reverse("parties:table_cards", args=[party.id]),
+        reverse("parties:table", args=[party.id, 1]),
+        reverse("parties:player", args=[party.id, ann.id]),
+        reverse("parties:results", args=[party.id]),
+        "/no/such/page/",
+    ):
+        assert host.get(url)["Content-Security-Policy"] == POLICY, url
+
+
+def test_no_template_has_inline_script_style_or_handlers():
+    import re
+    from pathlib import Path
+
+    inline = re.compile(r"\son[a-z]+\s*=|\sstyle\s*=|<style|<script(?![^>]*\ssrc=)", re.I)
+    root = Path(__file__).resolve().parents[2] / "templates"
+    found = [
+        f"{path.relative_to(root)}:{number}"
+        for path in sorted(root.rglob("*.html"))
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if inline.search(line)
+    ]
+    assert found == []
+
+
+def test_the_pages_declare_their_behaviours_for_page_js_and_turn_off_htmx_styles(host, party):
+    page = host.get(reverse("parties:host", args=[party.id])).content.decode()
+    assert "{#" not in page and "#}" not in page  # a comment Django printed instead of hiding
+    assert '{"includeIndicatorStyles":false,"attributesToSettle":["class","width","height"]}' in page
+    assert "/static/parties/page.js" in page
+    assert 'data-confirm="End the party now?' in page
+    assert "data-select-all" in page
+    assert "<svg" in page  # the QR codes, inline, as before
+    cards = host.get(reverse("parties:table_cards", args=[party.id])).content.decode()
+    assert "data-print" in cards
