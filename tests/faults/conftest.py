@@ -28,6 +28,7 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 
 from tests.e2e.conftest import ROOT, Server, free_port, stop_process
+from tests.page_protocol import fetch_headers
 
 PG_ADMIN_URL = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
 TWELVE = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Lou"]
@@ -165,6 +166,9 @@ def pg():
         env = base_env(url, "redis://127.0.0.1:1/0")  # migrate touches no channel layer
         subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
                        check=True, timeout=120)
+        # Production serves the collected, hashed static files (whitenoise's manifest).
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                       cwd=ROOT, env=env, check=True, timeout=120)
         yield Db(url)
     finally:
         for attempt in range(10):  # a PostgreSQL full of other clients refuses for a while
@@ -187,7 +191,10 @@ def base_env(database_url, redis_url):
     env.update({
         "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
-        "DJANGO_DEBUG": "1",
+        # Production mode, as a party runs (plain HTTP on the loopback: no TLS proxy here).
+        "DJANGO_DEBUG": "0",
+        "DJANGO_INSECURE_HTTP": "1",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SECRET_KEY": SECRET,  # the same in every process: tokens and sessions hold
         "DJANGO_SETTINGS_MODULE": "bunco_site.settings",
         "PYTHONUNBUFFERED": "1",
@@ -378,11 +385,10 @@ class Phone:
         except urllib.error.HTTPError as error:
             return Answer(error.code, error.read().decode(errors="replace"))
 
-    def post(self, path, data):
-        return self.request("POST", path, data, {
-            "X-CSRFToken": self.cookie("csrftoken"), "Accept": "application/json",
-            "Referer": self.server.url + "/",
-        })
+    def post(self, path, data, page="/"):
+        """A page's fetch() POST, header for header (tests/page_protocol.py)."""
+        return self.request("POST", path, data,
+                            fetch_headers(self.server.url, self.cookie("csrftoken"), page))
 
     def start_round(self):
         return self.post(f"/parties/{self.party.id}/start/", {})
@@ -395,7 +401,8 @@ class Phone:
             data["outcome"] = outcome
         if called is not None:
             data["called"] = called
-        return self.post(f"/parties/{self.party.id}/table/{table}/rolls/", data)
+        return self.post(f"/parties/{self.party.id}/table/{table}/rolls/", data,
+                         page=f"/parties/{self.party.id}/table/{table}/")
 
     def tap(self, table, tap_id, seen, timeout=30, **fields):
         """The outbox's way: send the same tap (same id, same seen) until the server gives a
@@ -439,6 +446,7 @@ def shown(html, table):
                 "points": [int(p) for p in re.findall(r'class="side-points" data-points="(\d+)"',
                                                        section)],
                 "phase": re.search(r'data-phase="(\w+)"', head).group(1),
+                "bell": re.search(r'data-bell="(\d)"', head).group(1) == "1",
             }
     return None
 
@@ -528,6 +536,7 @@ class Watcher:
             attempts += 1
 
     def _receive(self, text):
+        """live.js receive(), rule for rule."""
         if text == "pong":
             return
         message = json.loads(text)
@@ -535,25 +544,47 @@ class Watcher:
             self.messages.append(message)
             self.changed.notify_all()
         if message["type"] == "table":
-            current = self.view.get(message["table"])
-            if current is None:
-                return
-            if message["round"] != current["round"]:
-                self.resync()
-                return
-            if message["version"] <= current["version"]:
-                return
-            with self.changed:
-                self.view[message["table"]] = shown(message["html"], message["table"])
-                self.changed.notify_all()
+            self._apply_table(message)
             return
         if message["type"] == "resync":
-            self.resync()  # live.js: pushes were lost on the server's side; no reconnect
+            self.resync()  # pushes were lost on the server's side; no reconnect
             return
         if message["seq"] <= self.last_seq:
-            return  # live.js: already seen, or older than what we fetched
+            return  # already seen, or older than what we fetched
         self.last_seq = message["seq"]
+        if message["type"] == "bell":
+            # The tables' updates follow the bell; a table still shown from before the bell
+            # 3 s later is fetched.
+            timer = threading.Timer(BELL_UPDATES_WAIT, self._resync_if_before_bell)
+            timer.daemon = True
+            timer.start()
+            return
         self.resync()
+
+    def _apply_table(self, message):
+        current = self.view.get(message["table"])
+        if current is None:
+            return
+        if message["round"] != current["round"]:
+            self.resync()
+            return
+        bell_news = message["bell"] and not current["bell"]
+        if message["version"] < current["version"] or (
+            message["version"] == current["version"] and not bell_news
+        ):
+            return
+        with self.changed:
+            self.view[message["table"]] = shown(message["html"], message["table"])
+            self.changed.notify_all()
+
+    def _resync_if_before_bell(self):
+        if not self.stopping.is_set() and any(
+            view and not view["bell"] for view in self.view.values()
+        ):
+            self.resync()
+
+
+BELL_UPDATES_WAIT = 3.0  # live.js
 
 
 @pytest.fixture
@@ -588,25 +619,30 @@ def assert_phone_shows_db(watcher, db, party_id, timeout=20):
                 f"{db.truth(party_id, table)}") from None
 
 
-class RoundLock:
-    """Hold the round's row lock from outside the app, so that requests sent meanwhile all
-    wait at the same point inside their transactions; releasing it lets them race for real.
-    This turns "at the same moment" into something a test can make happen every time."""
+class PartyLock:
+    """Hold the party's row lock from outside the app, so that requests sent meanwhile all
+    wait at the same point (every write of a party takes that lock first); releasing it lets
+    them race for real. This turns "at the same moment" into something a test can make happen
+    every time. A request can also wait inside its process (one tap of a party at a time
+    there, in parties.taps): then it shows as sent and unanswered, not as a database wait."""
 
-    def __init__(self, db, round_id):
+    QUEUED_AFTER = 1.0  # seconds unanswered, not waiting on the database: queued in daphne
+
+    def __init__(self, db, party_id):
         self.db = db
-        self.round_id = round_id
+        self.party_id = party_id
 
     def __enter__(self):
         self.conn = self.db.connect(autocommit=False)
-        self.conn.execute("SELECT id FROM parties_round WHERE id = %s FOR UPDATE",
-                          (self.round_id,))
+        self.conn.execute("SELECT id FROM parties_party WHERE id = %s FOR UPDATE",
+                          (self.party_id,))
         self.threads, self.results = [], {}
         return self
 
     def send(self, name, call):
-        """Start `call` in a thread and wait until it is blocked on the lock."""
+        """Start `call` in a thread and wait until it is held up by the lock."""
         before = self.waiting()
+        started = time.monotonic()
 
         def run():
             try:
@@ -617,8 +653,9 @@ class RoundLock:
         thread = threading.Thread(target=run, daemon=True)
         thread.start()
         self.threads.append(thread)
-        wait_until(lambda: self.waiting() > before or name in self.results, 15,
-                   f"{name} to wait on the round's lock")
+        wait_until(lambda: self.waiting() > before or name in self.results
+                   or time.monotonic() - started > self.QUEUED_AFTER, 15,
+                   f"{name} to wait on the party's lock")
         assert name not in self.results, f"{name} did not wait on the lock: {self.results[name]}"
 
     def waiting(self):

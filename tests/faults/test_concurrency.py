@@ -1,12 +1,12 @@
 """Writes that arrive together, on two daphne processes sharing PostgreSQL and Redis: two
 phones on one table, the same tap from two tabs, the last rolls of every table at once, and
-two party-wide changes at once. Where "together" must be exact, the test holds the round's
-row lock while the requests arrive (RoundLock), so every run races the same way."""
+two party-wide changes at once. Where "together" must be exact, the test holds the party's
+row lock while the requests arrive (PartyLock), so every run races the same way."""
 
 import threading
 import uuid
 
-from tests.faults.conftest import TWELVE, Phone, RoundLock, assert_phone_shows_db
+from tests.faults.conftest import TWELVE, Phone, PartyLock, assert_phone_shows_db
 
 SCORE, MISS, BUNCO = (1, 2, 3), (2, 3, 4), (1, 1, 1)  # in round 1 (target 1)
 SIXTEEN = TWELVE + ["Mae", "Nell", "Opal", "Pearl"]
@@ -75,7 +75,7 @@ def test_the_same_tap_from_two_tabs_at_once_is_saved_once_and_answered_duplicate
     tabs = [Phone(server, party, party.table_tokens[2]) for server in servers]
     round_id = pg.current_round(party.id)[0]
     tap_id = uuid.uuid4()
-    with RoundLock(pg, round_id) as lock:
+    with PartyLock(pg, party.id) as lock:
         for k, tab in enumerate(tabs):
             lock.send(k, lambda tab=tab: tab.tap_once(2, tap_id, 0, dice=SCORE))
         answers = lock.release()
@@ -119,7 +119,7 @@ def test_last_rolls_of_every_table_at_once_close_and_rotate_the_round_once(
     # The last rolls of tables 1, 2 and 3 (each ends its turn, so its table is done) and the
     # host's second press of the bell, all at the same moment, on both processes.
     last = {n: uuid.uuid4() for n in (1, 2, 3)}
-    with RoundLock(pg, round1) as lock:
+    with PartyLock(pg, party.id) as lock:
         for n in (1, 2, 3):
             lock.send(n, lambda n=n: keepers[n].tap_once(n, last[n], 1, dice=MISS))
         lock.send("bell", lambda: second_host.post(f"/parties/{party.id}/host/bell/", {}))
@@ -184,7 +184,7 @@ def test_two_party_wide_changes_at_once_announce_two_different_seqs(
     roll3 = pg.rolls(round1, 3)[0][0]
     assert_phone_shows_db(screen, pg, party.id)
 
-    with RoundLock(pg, round1) as lock:  # the head table's Bunco and the host's correction
+    with PartyLock(pg, party.id) as lock:  # the head table's Bunco and the host's correction
         lock.send("bunco", lambda: head.tap_once(1, uuid.uuid4(), 0, dice=BUNCO, called="yes"))
         lock.send("void", lambda: second_host.post(
             f"/parties/{party.id}/host/rolls/{roll3}/void/", {}))
