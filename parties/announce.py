@@ -4,6 +4,13 @@ serialised once, and the same bytes go to every phone that shows it (PERFORMANCE
 The database is the truth and a push is only a hint: a push that cannot be sent (Redis down)
 is logged, never turned into an error for a write that has already been saved, and once the
 channel layer answers again the party's phones are told to refetch what they missed.
+
+That covers what the writer sees fail. A push published while a server process's own
+subscriptions are broken is lost there with no error anywhere; each process finds that out
+for itself and resyncs its own sockets (parties.layer_watch). Neither covers the other: after
+a Redis restart the writer's resync may go out before the other processes listen again, and a
+writer whose publish failed (its connection dropped, Redis away for less than a canary's
+interval, a process without sockets) leaves the subscribers nothing to notice.
 """
 
 import asyncio
@@ -98,7 +105,9 @@ def _remember_lost(party_id):
 
 def _recover():
     """One thread, with one event loop (so one channel-layer connection), started at the first
-    lost push: it tells each party whose pushes were lost to resync, once the layer answers."""
+    lost push: it tells each party whose pushes were lost to resync, once the layer answers.
+    The resync reaches the processes that listen at that moment; one that listens again only
+    later resyncs its own sockets when it does (parties.layer_watch)."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     layer = get_channel_layer()

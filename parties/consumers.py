@@ -11,7 +11,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
-from parties import access
+from parties import access, layer_watch
 from parties.announce import party_group, table_group
 from parties.models import Party
 
@@ -79,6 +79,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        layer_watch.watch(self)  # told to resync when this process's subscriptions recover
 
     def _tables(self, table_count):
         # Anyone at the party may watch any table: scores are public at a Bunco party.
@@ -101,6 +102,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code):
+        layer_watch.forget(self)
         for group in getattr(self, "groups", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
