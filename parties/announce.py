@@ -31,6 +31,7 @@ RECOVERY_INTERVAL = 1.0  # seconds between attempts to reach the channel layer a
 RECOVERY_GIVE_UP = 600  # after that, the phones' own periodic resync catches them up
 
 _lost_parties = set()  # parties whose pushes failed since the layer last answered
+_lost_events = {}  # party id -> events that must still reach its sockets (a revoke, say)
 _lost_lock = threading.Lock()
 _lost_wake = threading.Event()
 _recovery_thread = None
@@ -91,10 +92,31 @@ async def send_text(party_id, group, text):
     return True
 
 
-def _remember_lost(party_id):
+async def send_event(party_id, group, event):
+    """An event for the consumers themselves (not a push), sent again once the layer answers
+    if it cannot be sent now."""
+    try:
+        await get_channel_layer().group_send(group, event)
+    except Exception:  # the write is saved; the event goes out with the party's resync
+        logger.exception("%s to %s failed; it will be sent again", event["type"], group)
+        _remember_lost(party_id, event)
+        return False
+    return True
+
+
+def on_commit_links_revoked(party_id, link_ids):
+    """After the revoking commit: every socket of the party that only these links let in is
+    closed (PartyConsumer.links_revoked); its page reconnects and is refused."""
+    event = {"type": "links.revoked", "links": sorted(link_ids)}
+    transaction.on_commit(lambda: _run(send_event(party_id, party_group(party_id), event)))
+
+
+def _remember_lost(party_id, event=None):
     global _recovery_thread
     with _lost_lock:
         _lost_parties.add(party_id)
+        if event is not None:
+            _lost_events.setdefault(party_id, []).append(event)
         if _recovery_thread is None:
             _recovery_thread = threading.Thread(
                 target=_recover, name="bunco-push-recovery", daemon=True
@@ -105,13 +127,14 @@ def _remember_lost(party_id):
 
 def _recover():
     """One thread, with one event loop (so one channel-layer connection), started at the first
-    lost push: it tells each party whose pushes were lost to resync, once the layer answers.
+    lost push: once the layer answers, it sends each party whose pushes were lost the events
+    that failed (in order), then tells it to resync.
     The resync reaches the processes that listen at that moment; one that listens again only
     later resyncs its own sockets when it does (parties.layer_watch)."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     layer = get_channel_layer()
-    text = json.dumps({"type": "resync"})
+    resync = {"type": "push", "text": json.dumps({"type": "resync"})}
     while True:
         _lost_wake.wait()
         deadline = time.monotonic() + RECOVERY_GIVE_UP
@@ -121,8 +144,16 @@ def _recover():
                 pending = set(_lost_parties)
             try:
                 for party_id in pending:
-                    message = {"type": "push", "text": text}
-                    loop.run_until_complete(layer.group_send(party_group(party_id), message))
+                    with _lost_lock:
+                        events = _lost_events.pop(party_id, [])
+                    try:
+                        for message in [*events, resync]:
+                            loop.run_until_complete(
+                                layer.group_send(party_group(party_id), message))
+                    except Exception:
+                        with _lost_lock:  # all again next time: each is harmless twice
+                            _lost_events[party_id] = events + _lost_events.get(party_id, [])
+                        raise
                     with _lost_lock:
                         _lost_parties.discard(party_id)
             except Exception as error:  # still unreachable: try again shortly
@@ -133,6 +164,7 @@ def _recover():
                     break
         with _lost_lock:
             _lost_parties.clear()  # sent, or given up: the phones' periodic resync covers it
+            _lost_events.clear()  # and a revoked socket closes when it next reconnects
             _lost_wake.clear()
 
 

@@ -4,12 +4,14 @@ tables it shows; writes travel over HTTP."""
 import asyncio
 import functools
 import logging
+from importlib import import_module
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from parties import access, layer_watch
 from parties.announce import party_group, table_group
@@ -24,6 +26,17 @@ def _access(session, party_id):
     if party is None:
         return None, 0
     return access.access_for(session, party), party.tables.count()
+
+
+@database_sync_to_async
+def _still_let_in(session_key, party_id):
+    """Whether the session, as stored now, still has access at the party (a revoked link no
+    longer counts; a link redeemed since the socket opened does)."""
+    party = Party.objects.filter(pk=party_id).first()
+    if party is None:
+        return False
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
+    return access.access_for(session, party).any
 
 
 class PartyConsumer(AsyncWebsocketConsumer):
@@ -73,6 +86,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if grant is None or not grant.any:
             await self.close(code=4403)
             return
+        self.party_id = party_id
+        self.link_ids = frozenset(self.scope["session"].get(access.SESSION_LINKS, []))
         self.groups = [party_group(party_id)] + [
             table_group(party_id, n) for n in self._tables(table_count)
         ]
@@ -112,3 +127,12 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def push(self, event):
         await self.send(text_data=event["text"])
+
+    async def links_revoked(self, event):
+        """Links of this party were revoked: a socket let in by one of them closes unless the
+        session still has access (the page reconnects and is refused). Only the sockets that
+        used one of those links read the database."""
+        if self.link_ids.isdisjoint(event["links"]):
+            return
+        if not await _still_let_in(self.scope["session"].session_key, self.party_id):
+            await self.close(code=4403)

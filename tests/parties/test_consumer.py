@@ -6,19 +6,40 @@ import uuid
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import transaction
 
 from bunco_site.asgi import application
-from parties import play
+from parties import announce, play, services
 from parties.models import AccessLink
 from tests.parties.conftest import Browser, create_party, redeem
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-def _phone_cookie(party, **link):
+def _phone_cookie(party, *more_links, **link):
+    """The cookie of a browser that redeemed the link `link` picks (and any of `more_links`)."""
     browser = Browser()
-    redeem(browser, AccessLink.objects.get(party=party, **link))
+    for chosen in [AccessLink.objects.get(party=party, **link), *more_links]:
+        redeem(browser, chosen)
     return f"sessionid={browser.cookies['sessionid'].value}"
+
+
+def _link(party, **link):
+    return AccessLink.objects.get(party=party, revoked_at__isnull=True, **link)
+
+
+def _reissue(party, link):
+    """The host's "New link", as the view runs it (services.link_reissue is to make this
+    announce itself, in its transaction; until then the test makes it here)."""
+    with transaction.atomic():
+        services.link_reissue(party=party, link_id=link.id)
+        announce.on_commit_links_revoked(party.id, [link.id])
+
+
+async def closed_with(phone):
+    message = await phone.receive_output(timeout=2)
+    assert message["type"] == "websocket.close", message
+    return message.get("code")
 
 
 async def connect(party_id, cookie, tables=""):
@@ -84,3 +105,61 @@ async def test_a_roll_is_pushed_to_that_tables_phones_only_and_the_bell_to_all()
         assert table["bell"] is True and 'data-bell="1"' in table["html"]  # "finish your turn"
     await at_two.disconnect()
     await at_three.disconnect()
+
+
+async def test_a_revoked_links_open_socket_is_closed_and_cannot_reconnect():
+    party = await sync_to_async(create_party)(Browser())
+    ann = await sync_to_async(_link)(party, role="player", player__name="Ann")
+    keeper = await sync_to_async(_link)(party, role="table", table__number=2)
+    ann_cookie = await sync_to_async(_phone_cookie)(party, pk=ann.pk)
+    keeper_cookie = await sync_to_async(_phone_cookie)(party, pk=keeper.pk)
+    at_ann, ok1, _ = await connect(party.id, ann_cookie, "1")
+    at_keeper, ok2, _ = await connect(party.id, keeper_cookie, "2")
+    assert ok1 and ok2
+
+    await sync_to_async(_reissue)(party, ann)
+    assert await closed_with(at_ann) == 4403  # the page reconnects on any close ...
+    again, connected, code = await connect(party.id, ann_cookie, "1")
+    assert not connected and code == 4403  # ... and is refused
+
+    # Another link's socket is left open, and still hears the party.
+    await sync_to_async(play.round_start)(party=party, by="host")
+    started = json.loads(await at_keeper.receive_from())
+    assert started["type"] == "round" and started["what"] == "started"
+    await at_keeper.disconnect()
+
+
+async def test_a_socket_another_live_link_lets_in_stays_open_when_one_is_revoked():
+    party = await sync_to_async(create_party)(Browser())
+    ann = await sync_to_async(_link)(party, role="player", player__name="Ann")
+    keeper = await sync_to_async(_link)(party, role="table", table__number=2)
+    # Ann keeps score at table 2 too: her browser redeemed both links.
+    cookie = await sync_to_async(_phone_cookie)(party, keeper, pk=ann.pk)
+    phone, connected, _ = await connect(party.id, cookie, "2")
+    assert connected
+
+    await sync_to_async(_reissue)(party, ann)
+    assert await phone.receive_nothing(timeout=0.5)
+    await sync_to_async(play.round_start)(party=party, by="host")
+    assert json.loads(await phone.receive_from())["type"] == "round"
+    await phone.disconnect()
+
+
+async def test_a_revoke_rolled_back_closes_nothing():
+    party = await sync_to_async(create_party)(Browser())
+    ann = await sync_to_async(_link)(party, role="player", player__name="Ann")
+    cookie = await sync_to_async(_phone_cookie)(party, pk=ann.pk)
+    phone, connected, _ = await connect(party.id, cookie, "1")
+    assert connected
+
+    def revoke_then_fail():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            services.link_reissue(party=party, link_id=ann.id)
+            announce.on_commit_links_revoked(party.id, [ann.id])
+            raise RuntimeError("the host's request failed after the revoke")
+
+    await sync_to_async(revoke_then_fail)()
+    assert await phone.receive_nothing(timeout=0.5)  # only a committed revoke is announced
+    await phone.send_to(text_data="ping")
+    assert await phone.receive_from() == "pong"
+    await phone.disconnect()
