@@ -2,8 +2,9 @@
 
 from django.urls import path
 
+from parties import urls  # noqa: F401 - registers the "id" converter
 from parties.consumers import PartyConsumer
 
 websocket_urlpatterns = [
-    path("ws/parties/<int:party_id>/", PartyConsumer.as_asgi()),
+    path("ws/parties/<id:party_id>/", PartyConsumer.as_asgi()),
 ]

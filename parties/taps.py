@@ -26,9 +26,12 @@ CALLED = {"yes": True, "no": False, "": None}
 
 def as_int(value, what):
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         raise PartyError(f"The {what} is missing or not a number.") from None
+    if not -(2**63) <= number < 2**63:  # beyond what the database holds (SQLite raises)
+        raise PartyError(f"The {what} is not a number this party uses.")
+    return number
 
 
 def _roll_from(data):

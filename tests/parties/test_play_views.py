@@ -153,3 +153,16 @@ def test_after_an_action_the_browser_goes_back_only_within_the_site(host, party,
     assert response.status_code == 302
     expected = target if target == "/parties/" else reverse("parties:host", args=[party.id])
     assert response["Location"] == expected
+
+
+@pytest.mark.parametrize(("route", "field"), [("leave", "player"), ("roll", "seen")])
+def test_a_number_too_big_for_the_database_in_a_form_is_refused_cleanly(
+    host, party, route, field
+):
+    start(host, party)
+    args = [party.id, 2] if route == "roll" else [party.id]
+    data = {"tap_id": str(uuid.uuid4()), "outcome": "two", "seen": "0", field: "9" * 20}
+    response = host.post(reverse(f"parties:{route}", args=args), data, **JSON)
+    assert response.status_code == 400, response.content
+    assert json.loads(response.content)["status"] == "refused"
+    assert Roll.objects.count() == 0
