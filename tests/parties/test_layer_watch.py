@@ -2,13 +2,25 @@
 layer delivers again after losing messages, and only then."""
 
 import asyncio
+import contextlib
+import functools
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import pytest_asyncio
 
 from parties.layer_watch import RESYNC, SubscriptionWatch
 
-pytestmark = pytest.mark.asyncio
+
+def on_a_loop_of_its_own(scenario):
+    """Run the async scenario on a new event loop in a thread of its own (the test session may
+    hold a loop in the main thread: Playwright's, for the browser tests)."""
+
+    @functools.wraps(scenario)
+    def test(*args, **kwargs):
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, scenario(*args, **kwargs)).result()
+
+    return test
 
 
 class FlakyLayer:
@@ -46,39 +58,44 @@ class Socket:
         self.sent.append(text_data)
 
 
-@pytest_asyncio.fixture
+@contextlib.asynccontextmanager
 async def watched():
     layer, phone = FlakyLayer(), Socket()
     watch = SubscriptionWatch(layer, every=0.01, silent_after=0.05)
     watch.sockets.add(phone)
     watch.start()
-    yield layer, phone
-    watch.task.cancel()
-    await asyncio.gather(watch.task, return_exceptions=True)
+    try:
+        yield layer, phone
+    finally:
+        watch.task.cancel()
+        await asyncio.gather(watch.task, return_exceptions=True)
 
 
-async def test_nothing_lost_means_no_resync(watched):
-    _layer, phone = watched
-    await asyncio.sleep(0.2)
-    assert phone.sent == []
+@on_a_loop_of_its_own
+async def test_nothing_lost_means_no_resync():
+    async with watched() as (_layer, phone):
+        await asyncio.sleep(0.2)
+        assert phone.sent == []
 
 
 @pytest.mark.parametrize("fault", ["delivering", "refusing"])
-async def test_the_sockets_resync_once_when_delivery_comes_back(watched, fault):
-    layer, phone = watched
-    await asyncio.sleep(0.05)
-    setattr(layer, fault, fault == "refusing")  # subscriptions lost, or Redis down
-    await asyncio.sleep(0.2)
-    assert phone.sent == []  # a resync now would reach nobody, or fetch too early
-    setattr(layer, fault, fault != "refusing")
-    await asyncio.sleep(0.2)
-    assert phone.sent == [RESYNC]
+@on_a_loop_of_its_own
+async def test_the_sockets_resync_once_when_delivery_comes_back(fault):
+    async with watched() as (layer, phone):
+        await asyncio.sleep(0.05)
+        setattr(layer, fault, fault == "refusing")  # subscriptions lost, or Redis down
+        await asyncio.sleep(0.2)
+        assert phone.sent == []  # a resync now would reach nobody, or fetch too early
+        setattr(layer, fault, fault != "refusing")
+        await asyncio.sleep(0.2)
+        assert phone.sent == [RESYNC]
 
 
-async def test_a_closed_socket_is_forgotten(watched):
-    layer, phone = watched
-    layer.delivering = False
-    await asyncio.sleep(0.05)
-    del phone  # the consumer is gone: the watch holds it weakly
-    layer.delivering = True
-    await asyncio.sleep(0.1)  # and the resync to nobody raises nothing
+@on_a_loop_of_its_own
+async def test_a_closed_socket_is_forgotten():
+    async with watched() as (layer, phone):
+        layer.delivering = False
+        await asyncio.sleep(0.05)
+        del phone  # the consumer is gone: the watch holds it weakly
+        layer.delivering = True
+        await asyncio.sleep(0.1)  # and the resync to nobody raises nothing
