@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import LAPTOP, PHONE, Shots
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
-from tests.page_protocol import FETCH_HEADER_NAMES, FORM_CONTENT_TYPE, fetch_headers
+from tests.page_protocol import FETCH_HEADER_NAMES, FORM_CONTENT_TYPE, fetch_headers, form_headers
 
 pytestmark = pytest.mark.e2e
 
@@ -62,6 +62,7 @@ def phone_would_send(origin, csrf, party_id, table, fields):
     class Fake:
         server = SimpleNamespace(url=origin)
         party = SimpleNamespace(id=party_id)
+        round_id = fields.get("round")  # the round the page shows, as the test phone learns it
 
         def cookie(self, name):
             return csrf if name == "csrftoken" else None
@@ -256,6 +257,10 @@ def test_a_host_button_is_a_plain_form_post(recorded, action):
     assert headers.get("referer") == described["referer"]
     assert "x-csrftoken" not in headers
     assert headers.get("content-type") == "application/x-www-form-urlencoded"
+    pressed = {k.lower(): v for k, v in form_headers(recorded.host_origin,
+                                                      recorded.host_path).items()}
+    for name in ("origin", "referer", "content-type"):  # what the test phone's press() sends
+        assert headers.get(name) == pressed[name], (name, headers.get(name), pressed[name])
     assert "application/json" not in headers.get("accept", "")
     assert headers.get("accept", "").startswith("text/html")
     fields = dict(form_fields(post))

@@ -7,6 +7,7 @@ dropped afterwards; Redis is a redis-server started here on a free port, never t
 Every process started here is stopped here.
 """
 
+import html
 import json
 import os
 import re
@@ -28,7 +29,7 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 
 from tests.e2e.conftest import ROOT, Server, free_port, stop_process
-from tests.page_protocol import fetch_headers
+from tests.page_protocol import fetch_headers, form_headers
 
 PG_ADMIN_URL = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
 TWELVE = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Lou"]
@@ -113,9 +114,17 @@ class Db:
         """What table `table` of the current round must show, derived from the rows alone:
         its version (+1 per roll, +2 per voided roll) and each side's points (a replay of the
         live rolls through scoring/, not through the server's cache)."""
-        from scoring import Roll, Rules, replay_round
+        round_id = self.current_round(party_id)[0]
+        state, versions = self.replay(party_id, round_id)
+        return {"round": round_id, "version": versions.get(table, 0),
+                "points": list(state.tables[table - 1].points)}
 
-        round_id, _number, _status, _version, target = self.current_round(party_id)
+    def replay(self, party_id, round_id):
+        """The round replayed from its rows through scoring/ (raises if the rules refuse a
+        roll it holds), and each table's version."""
+        from scoring import Bell, Roll, Rules, replay_round
+
+        target = self.value("SELECT target FROM parties_round WHERE id = %s", round_id)
         options = self.value("SELECT options FROM parties_party WHERE id = %s", party_id)
         seats = self.rows(
             "SELECT t.number, s.player_id FROM parties_seat s JOIN parties_table t "
@@ -125,15 +134,11 @@ class Db:
             seating.setdefault(number, []).append(str(player))
         ghosts = {str(p) for (p,) in self.rows(
             "SELECT id FROM parties_player WHERE party_id = %s AND is_ghost", party_id)}
-        bells = self.rows("SELECT after_roll_id FROM parties_roundbell WHERE round_id = %s",
-                          round_id)
-        rolls = self.rolls(round_id)
-        facts, version = [], 0
-        from scoring import Bell
-
-        for roll_id, number, _tap, d1, d2, d3, d4, called, voided in rolls:
-            if number == table:
-                version += 2 if voided else 1
+        bells = self.rows("SELECT after_roll_id FROM parties_roundbell WHERE round_id = %s "
+                          "ORDER BY after_roll_id, id", round_id)
+        facts, versions = [], {}
+        for roll_id, number, _tap, d1, d2, d3, d4, called, voided in self.rolls(round_id):
+            versions[number] = versions.get(number, 0) + (2 if voided else 1)
             if voided:
                 continue
             while bells and bells[0][0] < roll_id:
@@ -146,8 +151,7 @@ class Db:
             [seating[n] for n in sorted(seating)], Rules.from_options(options), target, facts,
             ghosts=frozenset(ghosts),
         )
-        return {"round": round_id, "version": version,
-                "points": list(state.tables[table - 1].points)}
+        return state, versions
 
 
 @pytest.fixture(scope="session")
@@ -363,6 +367,7 @@ class Phone:
     def __init__(self, server, party, token=None):
         self.server = server
         self.party = party
+        self.round_id = None  # the round of the table page it shows (sent with each roll)
         self.jar = CookieJar()
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
@@ -390,11 +395,45 @@ class Phone:
         return self.request("POST", path, data,
                             fetch_headers(self.server.url, self.cookie("csrftoken"), page))
 
+    def press(self, path, page):
+        """A host's (or the head table's) button on `page`: a plain form post, as the page's
+        <form method=post> sends it (tests/page_protocol.py), answered with a redirect to a
+        page showing what happened. The answer's `message` is that page's flash message
+        ("ok" words or the refusal), and `ok` whether it was a success."""
+        answer = self.request("POST", path, {"csrfmiddlewaretoken": self.cookie("csrftoken")},
+                              form_headers(self.server.url, page))
+        answer.ok, answer.message = False, ""
+        if answer.status == 302:
+            shown_page = self.request("GET", page)
+            found = MESSAGE.search(shown_page.body)
+            if found:
+                answer.ok = "success" in found.group(1)
+                answer.message = html.unescape(found.group(2))
+        return answer
+
     def start_round(self):
-        return self.post(f"/parties/{self.party.id}/start/", {})
+        """The host's "Start round" button on the dashboard."""
+        answer = self.press(f"/parties/{self.party.id}/start/",
+                            f"/parties/{self.party.id}/host/")
+        assert answer.ok, answer
+        return answer
+
+    def host_button(self, action):
+        """A button of the host's dashboard: bell, pause, resume, or rolls/<id>/void."""
+        return self.press(f"/parties/{self.party.id}/host/{action}/",
+                          f"/parties/{self.party.id}/host/")
+
+    def learn(self, table):
+        """What the table's page shows (as the page loads or refetches it): remembers its
+        round, which the page sends with every roll."""
+        view = shown(self.live_region(table), table)
+        self.round_id = view["round"] if view else None
+        return view
 
     def tap_once(self, table, tap_id, seen, dice=None, outcome=None, called=None):
-        data = {"tap_id": str(tap_id), "seen": str(seen)}
+        if self.round_id is None:
+            self.learn(table)
+        data = {"tap_id": str(tap_id), "seen": str(seen), "round": str(self.round_id)}
         if dice is not None:
             data["dice"] = ",".join(str(d) for d in dice)
         if outcome is not None:
@@ -431,6 +470,7 @@ class Phone:
         return answer.body
 
 
+MESSAGE = re.compile(r'<li class="message ([^"]*)">(.*?)</li>', re.S)
 SECTION = re.compile(r'<section id="table-(\d+)"[^>]*>.*?</section>', re.S)
 
 

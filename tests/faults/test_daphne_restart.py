@@ -34,7 +34,7 @@ def test_a_daphne_killed_mid_round_loses_no_tap_and_counts_none_twice(
     party = make_party()
     server = daphnes()
     host = Phone(server, party, party.host_token)
-    assert host.start_round().json == {"status": "ok"}
+    host.start_round()
     keepers = {n: Phone(server, party, party.table_tokens[n]) for n in (1, 2, 3)}
     screens = [watchers(host, [1, 2, 3]), watchers(keepers[2], [2])]
 
@@ -82,7 +82,7 @@ def test_a_tap_inside_its_transaction_when_daphne_dies_is_saved_once_by_its_retr
     party = make_party()
     server = daphnes()
     host = Phone(server, party, party.host_token)
-    assert host.start_round().json == {"status": "ok"}
+    host.start_round()
     keeper = Phone(server, party, party.table_tokens[2])
     screen = watchers(keeper, [2])
     first = keeper.tap(2, uuid.uuid4(), 0, dice=SCORE)

@@ -35,7 +35,7 @@ def test_a_phone_offline_for_a_while_sends_its_taps_once_when_back(
     party = make_party()
     server = daphnes()
     host = Phone(server, party, party.host_token)
-    assert host.start_round().json == {"status": "ok"}
+    host.start_round()
     round1 = pg.current_round(party.id)[0]
 
     context = chromium.new_context(**PHONE)
