@@ -6,7 +6,7 @@ import string
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
-from parties import access
+from parties import access, announce
 from parties.models import AccessLink, BuncoSet, Party, Player, Round, Seat, Table
 from scoring import Rules, SeatingError, check_seating, ghosts_needed, seat_players, tables_needed
 
@@ -186,6 +186,7 @@ def link_reissue(*, party: Party, link_id: int) -> AccessLink:
     if old is None:
         raise PartyError("That link is not one of this party's live links.")
     access.revoke_now(old)
+    announce.on_commit_links_revoked(party.id, [old.id])  # its open sockets close
     new = access.new_salted(
         AccessLink(party=party, role=old.role, table=old.table, player=old.player)
     )

@@ -27,7 +27,7 @@ def table_one(daphnes, make_party, pg, redis, watchers):
     scene.party = party = make_party()
     writer, reader = daphnes(), daphnes()
     host = Phone(writer, party, party.host_token)
-    assert host.start_round().json == {"status": "ok"}
+    host.start_round()
     scene.keeper = Phone(writer, party, party.table_tokens[1])
     scene.screens = [watchers(Phone(reader, party, party.host_token), [1, 2, 3]),
                      watchers(Phone(reader, party, party.table_tokens[1]), [1])]
@@ -102,7 +102,7 @@ def test_a_tap_saved_while_redis_is_down_is_answered_saved(daphnes, make_party, 
     party = make_party()
     server = daphnes()
     host = Phone(server, party, party.host_token)
-    assert host.start_round().json == {"status": "ok"}
+    host.start_round()
     keeper = Phone(server, party, party.table_tokens[3])
     redis.stop()
     try:

@@ -29,11 +29,8 @@ def _link(party, **link):
 
 
 def _reissue(party, link):
-    """The host's "New link", as the view runs it (services.link_reissue is to make this
-    announce itself, in its transaction; until then the test makes it here)."""
-    with transaction.atomic():
-        services.link_reissue(party=party, link_id=link.id)
-        announce.on_commit_links_revoked(party.id, [link.id])
+    """The host's "New link", as the view runs it."""
+    services.link_reissue(party=party, link_id=link.id)
 
 
 async def closed_with(phone):
