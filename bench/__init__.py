@@ -1,2 +1,2 @@
-"""The live-path benchmark (PERFORMANCE.md): the app and a raw `websockets` baseline, driven by
+"""The live-path benchmark (docs/performance.md): the app and a raw `websockets` baseline, driven by
 one open-loop load generator. Entry point: `python -m bench.live --scenario S1`."""

@@ -1,5 +1,5 @@
-"""The baseline (PERFORMANCE.md): a minimal `websockets` broadcast server with the app's message
-shape and party routing. A tap is an HTTP POST to the same path as the app's; it checks the
+"""The baseline (docs/performance.md): a minimal `websockets` broadcast server with the app's
+message shape and party routing. A tap is an HTTP POST to the same path as the app's; it checks the
 table version, bumps it, serialises the update once and sends the same text to that table's
 phones; the host's bell goes to every phone of the party. No database, no templates: it is the
 floor the app's live path is compared with.

@@ -1,5 +1,5 @@
-"""Run a live-path scenario of PERFORMANCE.md against the app and the raw `websockets` baseline,
-interleaved in one session, and print one JSON line per target.
+"""Run a live-path scenario of docs/performance.md against the app and the raw `websockets`
+baseline, interleaved in one session, and print one JSON line per target.
 
     .venv/bin/python -m bench.live --scenario S1 --duration 60
 

@@ -1,5 +1,5 @@
 """Pushes to the phones, sent only after the write commits. Each update is rendered or
-serialised once, and the same bytes go to every phone that shows it (PERFORMANCE.md).
+serialised once, and the same bytes go to every phone that shows it (docs/performance.md).
 
 The database is the truth and a push is only a hint: a push that cannot be sent (Redis down)
 is logged, never turned into an error for a write that has already been saved, and once the

@@ -257,7 +257,7 @@ class ScoreSheetLine(models.Model):
 
 
 class PrizeRollOff(models.Model):
-    """One tied player's three-dice total in a prize roll-off (RULES.md section 9)."""
+    """One tied player's three-dice total in a prize roll-off (docs/rules.md section 9)."""
 
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="prize_rolloffs")
     category = models.CharField(max_length=30)

@@ -1,5 +1,5 @@
 """Settling a tied prize by roll-off: each tied player rolls three dice, the highest total wins,
-and those still tied roll again (RULES.md section 9)."""
+and those still tied roll again (docs/rules.md section 9)."""
 
 import secrets
 

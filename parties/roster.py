@@ -1,5 +1,5 @@
 """Comings and goings between rounds: a player who leaves gives their seat to a ghost, and a
-late arrival takes a ghost's seat (RULES.md section 6: ghosts fill empty seats)."""
+late arrival takes a ghost's seat (docs/rules.md section 6: ghosts fill empty seats)."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction

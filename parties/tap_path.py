@@ -1,6 +1,6 @@
 """The scorekeeper's tap without Django's request stack: an ASGI app in front of Django.
 
-A tap is the party's hot path (PERFORMANCE.md). Through Django's handler and middleware chain
+A tap is the party's hot path (docs/performance.md). Through Django's handler and middleware chain
 it cost several times its own work in server CPU. This adapter takes the one request that
 matters, `POST /parties/<id>/table/<n>/rolls/` from a phone's outbox, when the request itself
 is ordinary (a same-origin fetch wanting JSON, a UTF-8 form body, one allowed host, a CSRF token

@@ -5,7 +5,7 @@ owns its seeded dice. Sides: in team play side 0 is seats 1+3 and side 1 seats 2
 individual play (`team_size=1`) each seat is its own side. Seats in the API are 1-based.
 
 Rules (scoring.rules)
-    Rules(...)                      frozen; every RULES.md option is a field with a default
+    Rules(...)                      frozen; every docs/rules.md option is a field with a default
                                     (`Rules()` is standard) and metadata {"help", "choices"}.
                                     Wrong types, ranges or contradictions raise RulesError.
     Rules.to_options() -> dict      JSON-ready; Rules.from_options(d) -> Rules (unknown keys

@@ -1,4 +1,4 @@
-"""End-of-night prizes from the players' score sheets (RULES.md section 9)."""
+"""End-of-night prizes from the players' score sheets (docs/rules.md section 9)."""
 
 from __future__ import annotations
 

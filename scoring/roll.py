@@ -1,4 +1,4 @@
-"""Scoring one roll of the dice for the round's target (RULES.md section 1)."""
+"""Scoring one roll of the dice for the round's target (docs/rules.md section 1)."""
 
 from __future__ import annotations
 

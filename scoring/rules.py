@@ -1,4 +1,4 @@
-"""The house rules of a Bunco party as one frozen value, and the named presets (RULES.md)."""
+"""The house rules of a Bunco party as one frozen value, and the named presets (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-# RULES.md section 9, in the order it lists them.
+# docs/rules.md section 9, in the order it lists them.
 PRIZE_CATEGORIES: tuple[str, ...] = (
     "most_wins",
     "most_buncos",

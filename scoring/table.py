@@ -318,7 +318,8 @@ class TableRound(NamedTuple):
         )
 
     def _dice_total(self, fact: Roll) -> TableRound:
-        # Seed 002's house roll-off: one roller a side, the higher face total wins, no points.
+        # The house roll-off (docs/rules.md section 3): one roller a side, the higher face total
+        # wins, no points.
         rolloff = self.rolloff
         side = rolloff.order[0]
         total = sum(fact.dice)
@@ -351,7 +352,8 @@ class TableRound(NamedTuple):
         return seat % 2 if self.rules.team_size == 2 else seat
 
     def _roller_seat(self, seat: int) -> int:
-        # On a ghost's turn its partner, across the table, throws the dice (RULES.md section 6).
+        # On a ghost's turn its partner, across the table, throws the dice (docs/rules.md,
+        # section 6).
         return (seat + 2) % 4 if self.seats[seat] in self.ghosts else seat
 
     def _tally(self, seat: int, score: RollScore, *, personal: bool) -> dict:

@@ -40,7 +40,7 @@ def seating_of(host, tables=3):
 
 
 def ladder(seating, winners):
-    """RULES.md 5, `ladder` with `new_every_round`, written out for three tables: head winners
+    """docs/rules.md 5, `ladder` with `new_every_round`, written out for three tables: head winners
     stay and meet table 2's winners; table 2 gets the head losers and table 3's winners; table 3
     keeps its losers and gets table 2's losers. At each table the pair that stayed (else the
     one from above) takes seats 1 and 2, the other pair seats 3 and 4, so partners change."""

@@ -1,4 +1,4 @@
-"""Scoring one roll (RULES.md section 1), with every option that changes it."""
+"""Scoring one roll (docs/rules.md section 1), with every option that changes it."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Rules: presets as RULES.md section 10 lists them, and options that cannot be played."""
+"""Rules: presets as docs/rules.md section 10 lists them, and options that cannot be played."""
 
 import dataclasses
 import json

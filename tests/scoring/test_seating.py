@@ -1,4 +1,4 @@
-"""Changing tables and partners after a round (RULES.md section 5), and the first seating."""
+"""Changing tables and partners after a round (docs/rules.md section 5), and the first seating."""
 
 import pytest
 
