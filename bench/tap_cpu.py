@@ -1,7 +1,8 @@
-"""The server's CPU for one tap's database work, alone: what the lean tap path runs in a worker
-thread (`parties.tap_path._record`: the checks, the transaction, the table's render), called
-in a loop on PostgreSQL, no HTTP and no websockets. A quick A/B for the tap's statements
-(bench.live measures the whole path).
+"""The server's CPU for one tap's work in its worker thread, alone: what `parties.taps` runs
+there for the lean entry (the session's read, `play.roll_record`: the lock, the reads, the
+insert, the commit; and the table's render), called in a loop on PostgreSQL, no HTTP and no
+websockets; the render's push is not sent. A quick A/B for the tap's statements (bench.live
+measures the whole path).
 
     .venv/bin/python -m bench.tap_cpu [--taps 3000]
 
@@ -37,9 +38,18 @@ def main():
 
 
 def measure(taps):
-    from parties import tap_path
-    from parties.play_views import tap_fields
+    import asyncio
+    import threading
 
+    from parties import announce, tap_path
+    from parties.taps import _in_worker, tap_fields
+
+    async def not_sent(party_id, pushes):  # rendered, as every tap's update is; not sent
+        return True
+
+    announce._send_all = not_sent
+    loop = asyncio.new_event_loop()  # the server's loop, for the tap's pushes
+    threading.Thread(target=loop.run_forever, daemon=True).start()
     party = fixtures.make_parties(1, 12)[0]
     session_key = party["host_cookie"].split(";")[0].removeprefix("sessionid=")
     versions = {n: 0 for n in range(1, party["tables"] + 1)}
@@ -47,9 +57,10 @@ def measure(taps):
     def tap(i):
         number = i % party["tables"] + 1
         form = {"tap_id": str(uuid.uuid4()), "seen": str(versions[number]), "outcome": "miss"}
-        saved = tap_path._record(party["id"], number, session_key, tap_fields(form))
-        assert saved is not None, "the tap took the full path: the bench's party is not in play"
-        versions[number] = saved.version
+        status, answer = _in_worker(loop, party["id"], number, tap_fields(form),
+                                    lambda: tap_path._session_links(session_key))
+        assert answer["status"] == "saved", answer
+        versions[number] = answer["version"]
 
     for i in range(200):  # warm: caches, the pool, the interpreter
         tap(i)
