@@ -55,18 +55,27 @@ def _send_text(party_id, group, text):
 
 # A write's pushes run after its commit, in the write's thread, and are sent on the server's
 # event loop. Django's views find that loop through sync_to_async; the tap's worker threads
-# (parties.taps) are handed it, and name it here for the length of the tap.
+# (parties.taps) are handed it, and name it here for the length of the tap. A tap's table
+# updates (nearly every push) are rendered in its thread and handed back in an outbox, which
+# the tap sends on the loop before it answers: no hop back into the thread per push.
 _thread = threading.local()
 
 
 @contextlib.contextmanager
 def sending_through(loop):
-    """Pushes made in this thread meanwhile are sent on `loop` (the server's running loop)."""
-    _thread.loop = loop
+    """Pushes made in this thread meanwhile are sent on `loop` (the server's running loop);
+    tables' updates are left in the outbox this yields, for the caller to `send_outbox` on the
+    loop."""
+    _thread.loop, _thread.outbox = loop, []
     try:
-        yield
+        yield _thread.outbox
     finally:
-        _thread.loop = None
+        _thread.loop = _thread.outbox = None
+
+
+async def send_outbox(outbox):
+    for party_id, pushes in outbox:
+        await _send_all(party_id, pushes)
 
 
 def _run(coroutine):
@@ -74,6 +83,10 @@ def _run(coroutine):
     loop = getattr(_thread, "loop", None)
     if loop is None:
         return async_to_sync(_awaited)(coroutine)
+    if _thread.outbox:  # what was left for the tap to send goes first: pushes keep their order
+        pending = list(_thread.outbox)
+        _thread.outbox.clear()
+        asyncio.run_coroutine_threadsafe(send_outbox(pending), loop).result()
     return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
 
 
@@ -192,6 +205,10 @@ def on_commit_tables(party, live_round, numbers):
 
 def _push_tables(party_id, seq, live_round, numbers):
     pushes = [table_push(party_id, seq, live_round, number) for number in numbers]
+    outbox = getattr(_thread, "outbox", None)
+    if outbox is not None:
+        outbox.append((party_id, pushes))  # sent on the loop by the tap (parties.taps)
+        return
     _run(_send_all(party_id, pushes))
 
 

@@ -72,14 +72,23 @@ class TapPath:
 
 
 def _session_links(session_key):
-    """The link ids a live session redeemed, read and decoded as SessionMiddleware would
-    (an expired, deleted or tampered session has none)."""
+    """The link ids a live session redeemed, read (on every tap: a session deleted or expired
+    stops at once) and decoded as SessionMiddleware would (a tampered one has none)."""
     data = tap_sql.session_data(session_key)
     if data is None:
         return []
-    from django.contrib.sessions.backends.db import SessionStore
+    links = _decoded.get(data)
+    if links is None:  # the same stored text decodes the same way: its signature is in it
+        from django.contrib.sessions.backends.db import SessionStore
 
-    return SessionStore().decode(data).get(access.SESSION_LINKS, [])
+        links = tuple(SessionStore().decode(data).get(access.SESSION_LINKS, []))
+        if len(_decoded) >= 20_000:
+            _decoded.clear()
+        _decoded[data] = links
+    return links
+
+
+_decoded: dict = {}  # a session's stored text -> the link ids in it
 
 
 async def _read_body(receive):

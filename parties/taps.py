@@ -105,18 +105,27 @@ async def record(party_id, table_number, fields, links):
     as `answer` gives it. The table's phones are sent its update before this returns."""
     loop = asyncio.get_running_loop()
     call = functools.partial(_in_worker, loop, party_id, table_number, fields, links)
-    # The loop's worker threads directly, without sync_to_async's copy of the caller's context
-    # there and back (~8% of the interpreter's time in S2): the tap needs nothing from it.
-    return await _turns(party_id, lambda: loop.run_in_executor(None, call))
+
+    async def work():
+        # The loop's worker threads directly, without sync_to_async's copy of the caller's
+        # context there and back (~8% of the interpreter's time in S2): the tap needs nothing
+        # from it.
+        result, outbox = await loop.run_in_executor(None, call)
+        await announce.send_outbox(outbox)  # the table's phones first, then the answer
+        return result
+
+    return await _turns(party_id, work)
 
 
 def _in_worker(loop, party_id, table_number, fields, links):
+    """(the phone's answer, the tables' updates to send)."""
     try:
-        with announce.sending_through(loop):  # pushes after commit go out on the server's loop
-            return answer(
+        with announce.sending_through(loop) as outbox:  # pushes after commit
+            result = answer(
                 lambda: play.roll_record(
                     party_id=party_id, table_number=table_number, link_ids=links(), **fields
                 )
             )
+        return result, outbox
     finally:
         connections.close_all()  # back to the pool before the worker thread moves on

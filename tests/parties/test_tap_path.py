@@ -350,3 +350,42 @@ async def test_a_body_too_big_for_a_tap_reaches_django_whole():
     got = [await replayed(), await replayed()]
     assert got[0]["body"] + got[1]["body"] == b"a" * 3000 + b"b" * 3000 + b"c" * 10
     assert [m["more_body"] for m in got] == [True, False]
+
+
+def _one_miss_from_closing(party):
+    """Tables 1 and 3 at 1-0 with the dice passed, table 2 at 1-0 mid-turn, the bell rung:
+    table 2's next miss closes the round."""
+    def scorer(n):
+        return [AccessLink.objects.get(party=party, role="table", table__number=n).id]
+
+    for n in (1, 2, 3):
+        play.roll_record(party_id=party.id, table_number=n, link_ids=scorer(n),
+                         tap_id=uuid.uuid4(), dice=(1, 2, 3), called=None, seen=0)
+    for n in (1, 3):
+        play.roll_record(party_id=party.id, table_number=n, link_ids=scorer(n),
+                         tap_id=uuid.uuid4(), dice=(2, 3, 4), called=None, seen=1)
+    play.bell_ring(party=Party.objects.get(pk=party.pk), by="host")
+
+
+async def test_the_closing_taps_table_update_reaches_phones_before_the_round_closes():
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    await sync_to_async(_one_miss_from_closing)(party)
+    cookie = f"sessionid={keeper.session}".encode()
+    phone = WebsocketCommunicator(
+        application,
+        f"/ws/parties/{party.id}/?tables=2",
+        headers=[(b"origin", b"http://localhost"), (b"cookie", cookie), (b"host", b"localhost")],
+    )
+    assert (await phone.connect())[0]
+    django = CountingDjango()
+
+    answer = await post(tap_path.TapPath(django), keeper, 2, tap(1))
+
+    assert django.calls == 0 and answer["json"]["status"] == "saved", answer
+    first = json.loads(await phone.receive_from(timeout=5))
+    second = json.loads(await phone.receive_from(timeout=5))
+    assert (first["type"], first["table"], first["version"]) == ("table", 2, 2)
+    assert (second["type"], second["what"]) == ("round", "closed")
+    closed = await sync_to_async(Round.objects.filter(party=party, status="closed").count)()
+    assert closed == 1
+    await phone.disconnect()
