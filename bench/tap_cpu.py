@@ -41,7 +41,7 @@ def measure(taps):
     import asyncio
     import threading
 
-    from parties import announce, tap_path
+    from parties import announce
     from parties.taps import _in_worker, tap_fields
 
     async def not_sent(party_id, pushes):  # rendered, as every tap's update is; not sent
@@ -57,8 +57,9 @@ def measure(taps):
     def tap(i):
         number = i % party["tables"] + 1
         form = {"tap_id": str(uuid.uuid4()), "seen": str(versions[number]), "outcome": "miss"}
-        status, answer = _in_worker(loop, party["id"], number, tap_fields(form),
-                                    lambda: tap_path._session_links(session_key))
+        (_status, answer), _outbox = _in_worker(
+            loop, party["id"], number, tap_fields(form), None, session_key
+        )
         assert answer["status"] == "saved", answer
         versions[number] = answer["version"]
 

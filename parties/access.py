@@ -207,3 +207,22 @@ def client_network(request):
 def revoke_now(link):
     link.revoked_at = timezone.now()
     link.save(update_fields=["revoked_at"])
+
+
+def session_link_ids(session_data):
+    """The ids of the links in a database session's stored text, decoded as SessionMiddleware
+    would (None, an expired or deleted session: none; a tampered one decodes to nothing)."""
+    if session_data is None:
+        return ()
+    links = _decoded.get(session_data)
+    if links is None:  # the same stored text decodes the same way: its signature is in it
+        from django.contrib.sessions.backends.db import SessionStore
+
+        links = tuple(SessionStore().decode(session_data).get(SESSION_LINKS, []))
+        if len(_decoded) >= 20_000:
+            _decoded.clear()
+        _decoded[session_data] = links
+    return links
+
+
+_decoded: dict = {}  # a session's stored text -> the link ids in it

@@ -62,13 +62,13 @@ def _playing_round(party):
 
 def _bump_round(round_, **fields):
     round_.version += 1
-    Round.objects.filter(pk=round_.pk).update(version=F("version") + 1, **fields)
+    Round.objects.filter(pk=round_.id).update(version=F("version") + 1, **fields)
     for name, value in fields.items():
         setattr(round_, name, value)
 
 
 def _bump_party(party):
-    Party.objects.filter(pk=party.pk).update(seq=F("seq") + 1)
+    Party.objects.filter(pk=party.id).update(seq=F("seq") + 1)
     party.seq += 1
 
 
@@ -84,8 +84,8 @@ def clock_ran_out(live, ends_at, now):
 
 
 def _ring(party, round_, live, by, now):
-    last_roll = Roll.objects.filter(round=round_).aggregate(last=Max("id"))["last"] or 0
-    RoundBell.objects.create(round=round_, after_roll_id=last_roll, rung_by=by)
+    last_roll = Roll.objects.filter(round_id=round_.id).aggregate(last=Max("id"))["last"] or 0
+    RoundBell.objects.create(round_id=round_.id, after_roll_id=last_roll, rung_by=by)
     _bump_round(round_, bell_at=now)
     live = live.apply_bell(round_.version)
     _bump_party(party)
@@ -122,7 +122,8 @@ def roll_record(
     *,
     party_id: int,
     table_number: int,
-    link_ids,
+    link_ids=(),
+    session_key: str | None = None,
     tap_id,
     dice: tuple | None = None,
     outcome: str = "",
@@ -131,39 +132,36 @@ def roll_record(
     seen: int,
     round_id: int | None = None,
 ) -> TapResult:
-    """The one tap: record one roll at a table for a session holding `link_ids`, given its dice
-    or a quick button's `outcome` (and `face` for a mini Bunco where it matters). Both ways in
-    (Django's view and the lean ASGI entry, through parties.taps) call this.
+    """The one tap: record one roll at a table for a session holding `link_ids` (or the
+    database session `session_key`, read here), given its dice or a quick button's `outcome`
+    (and `face` for a mini Bunco where it matters). Both ways in (Django's view and the lean
+    ASGI entry, through parties.taps) call this.
 
     The party's row is locked first, in a statement of its own; the session's links, the round
     in play and any roll already saved under this tap id are then read fresh, and the bell and
     the round's close are decided here, in the same transaction. A retried tap (same tap id) is
     the same fact, never two. Raises Http404 (no such party), PermissionDenied (these links do
     not score at that table), or PartyError / StaleTap (refused): nothing changes then."""
-    party_row = tap_sql.lock_party(party_id)
+    party_row, reads = tap_sql.lock_and_read(party_id, table_number, tap_id, session_key)
     if party_row is None:
         raise Http404("No such party.")
-    reads = tap_sql.read_after_lock(party_id, link_ids, tap_id)
-    grant = access.grant_of(None, ((role, number, None) for role, number in reads.links))
+    if session_key is not None:
+        link_ids = access.session_link_ids(reads.session_data)
+    held = set(link_ids)
+    grant = access.grant_of(
+        None, ((role, number, None) for id_, role, number in reads.links if id_ in held)
+    )
     if not grant.can_score(table_number):
         raise PermissionDenied("This link does not give you that at this party.")
-    party = Party(
-        id=party_id, status=party_row.status, paused_at=party_row.paused_at, seq=party_row.seq
-    )
+    party = _PartyNow(party_id, party_row.status, party_row.paused_at, party_row.seq)
     playing = reads.round
     if reads.earlier is not None:
         return _retried(party, playing, reads.earlier, table_number)
     _check_playing(party, playing)
     if round_id is not None and round_id != playing.id:
         raise PartyError("That roll was entered for a round that has ended; it was not counted.")
-    round_ = Round(
-        id=playing.id,
-        party_id=party_id,
-        status=Round.Status.PLAYING,
-        version=playing.version,
-        started_at=playing.started_at,
-        target=playing.target,
-        ends_at=playing.ends_at,
+    round_ = _RoundNow(
+        playing.id, playing.version, playing.started_at, playing.target, playing.ends_at
     )
     live = _live_state(party_id, round_)
     now = timezone.now()
@@ -203,7 +201,7 @@ def roll_record(
     if not after.state.over:
         _remember_on_commit(after)
     if after.state.bell and not live.state.bell:  # this roll rang it
-        Round.objects.filter(pk=round_.pk).update(bell_at=now)
+        Round.objects.filter(pk=round_.id).update(bell_at=now)
         _bump_party(party)
         rung_by = f"table {after.state.bell_table}"
     if rung_by:  # rung during this tap: every phone hears it, then tables finish
@@ -211,9 +209,32 @@ def roll_record(
     else:
         announce.on_commit_tables(party, after, [table_number])
     if after.state.over:
-        round_ = Round.objects.select_related("bunco_set").get(pk=round_.pk)
+        round_ = Round.objects.select_related("bunco_set").get(pk=round_.id)
         _close(party, round_, after, after.state.rules, now)
     return TapResult("saved", after.extras[table_number - 1].version, party.seq)
+
+
+@dataclass(slots=True)
+class _PartyNow:
+    """The party's row as the tap read it under the lock (a model instance costs more to make
+    than the rest of a tap's Python; the writes below need only these)."""
+
+    id: int
+    status: str
+    paused_at: object
+    seq: int
+
+
+@dataclass(slots=True)
+class _RoundNow:
+    """The round in play as the tap read it under the lock."""
+
+    id: int
+    version: int
+    started_at: object
+    target: int
+    ends_at: object
+    bell_at: object = None  # set when this tap rings it
 
 
 def _remember_on_commit(live):
@@ -228,7 +249,7 @@ def _retried(party, playing, earlier, table_number):
         raise PartyError("That tap id belongs to another table.")
     version = 0  # its round has closed: nothing at that table can change any more
     if playing is not None and playing.id == earlier.round_id:
-        round_ = Round(id=playing.id, version=playing.version, started_at=playing.started_at)
+        round_ = _RoundNow(playing.id, playing.version, playing.started_at, None, None)
         version = _live_state(party.id, round_).extras[table_number - 1].version
     return TapResult("duplicate", version, party.seq)
 
@@ -376,8 +397,8 @@ def bell_ring(*, party: Party, by: str) -> None:
 def _close(party, round_, live, rules, now):
     """Every table is done: mark the sheets, seat the next round, or end the night. Runs once,
     inside the write that finished the last table, under the round's lock."""
-    players = {str(p.id): p for p in Player.objects.filter(party=party)}
-    tables = {t.number: t for t in Table.objects.filter(party=party)}
+    players = {str(p.id): p for p in Player.objects.filter(party_id=party.id)}
+    tables = {t.number: t for t in Table.objects.filter(party_id=party.id)}
     lines = []
     for number, table in enumerate(live.state.tables, start=1):
         won = set(table.winners)
@@ -398,7 +419,7 @@ def _close(party, round_, live, rules, now):
             )
     ScoreSheetLine.objects.bulk_create(lines)
     previous_holder = (
-        Round.objects.filter(party=party, status=Round.Status.CLOSED, fuzzy_die__isnull=False)
+        Round.objects.filter(party_id=party.id, status=Round.Status.CLOSED, fuzzy_die__isnull=False)
         .order_by("-closed_at")
         .values_list("fuzzy_die_id", flat=True)
         .first()
@@ -412,14 +433,15 @@ def _close(party, round_, live, rules, now):
     progress = Progress(rules, bunco_set=round_.bunco_set.number, round=round_.number)
     following = progress.round_over()
     if following.state == "over":
-        Party.objects.filter(pk=party.pk).update(status=Party.Status.FINISHED)
+        Party.objects.filter(pk=party.id).update(status=Party.Status.FINISHED)
     else:
         seating = next_seating(
             [list(t) for t in live.seating], list(live.state.winners), rules, live.ghosts
         )
-        bunco_set = BuncoSet.objects.get(party=party, number=following.bunco_set)
+        bunco_set = BuncoSet.objects.get(party_id=party.id, number=following.bunco_set)
         nxt = Round.objects.create(
-            party=party, bunco_set=bunco_set, number=following.round, target=following.target
+            party_id=party.id, bunco_set=bunco_set, number=following.round,
+            target=following.target,
         )
         Seat.objects.bulk_create(
             Seat(round=nxt, table=tables[number], player=players[pid], position=position)
@@ -427,7 +449,7 @@ def _close(party, round_, live, rules, now):
             for position, pid in enumerate(seated, start=1)
         )
         if following.state == "break":
-            Party.objects.filter(pk=party.pk).update(status=Party.Status.BREAK)
+            Party.objects.filter(pk=party.id).update(status=Party.Status.BREAK)
     _bump_party(party)
     announce.on_commit_round(party, "closed")
 

@@ -40,7 +40,7 @@ async def roll_create(request, party_id, number):
     except PartyError as error:
         return _answer(request, back, {"status": "refused", "message": str(error)}, 400)
     status, payload = await taps.record(
-        party_id, number, fields, lambda: request.session.get(access.SESSION_LINKS, [])
+        party_id, number, fields, links=lambda: request.session.get(access.SESSION_LINKS, [])
     )
     return _answer(request, back, payload, status)
 

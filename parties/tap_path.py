@@ -27,7 +27,7 @@ from django.http.cookie import parse_cookie
 from django.http.request import split_domain_port, validate_host
 from django.middleware import csrf
 
-from parties import access, tap_sql, taps
+from parties import taps
 from parties.services import PartyError
 
 TAP = re.compile(r"/parties/([1-9][0-9]{0,17})/table/([1-9][0-9]{0,3})/rolls/")
@@ -61,7 +61,7 @@ class TapPath:
         if tap is not None:
             try:
                 answer = await taps.record(
-                    party_id, number, tap.fields, lambda: _session_links(tap.session_key)
+                    party_id, number, tap.fields, session_key=tap.session_key
                 )
             except (PermissionDenied, Http404):
                 answer = None  # Django answers these, with its own pages
@@ -71,24 +71,6 @@ class TapPath:
         await _send_json(send, status, payload, secure=tap.secure)
 
 
-def _session_links(session_key):
-    """The link ids a live session redeemed, read (on every tap: a session deleted or expired
-    stops at once) and decoded as SessionMiddleware would (a tampered one has none)."""
-    data = tap_sql.session_data(session_key)
-    if data is None:
-        return []
-    links = _decoded.get(data)
-    if links is None:  # the same stored text decodes the same way: its signature is in it
-        from django.contrib.sessions.backends.db import SessionStore
-
-        links = tuple(SessionStore().decode(data).get(access.SESSION_LINKS, []))
-        if len(_decoded) >= 20_000:
-            _decoded.clear()
-        _decoded[data] = links
-    return links
-
-
-_decoded: dict = {}  # a session's stored text -> the link ids in it
 
 
 async def _read_body(receive):

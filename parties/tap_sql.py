@@ -11,7 +11,8 @@ the locked row but the joined rows as they were before the wait; the first lean 
 the round into its locking statement and judged taps on a round that had since changed.
 On SQLite the transaction starts IMMEDIATE (settings.py), which serialises writers the same way.
 
-On PostgreSQL the reads after the lock go out together in one round trip (psycopg's pipeline).
+On PostgreSQL the lock and the reads behind it go out together in one round trip (psycopg's
+pipeline), and the roll with its round's version in one statement.
 """
 
 import contextlib
@@ -24,10 +25,12 @@ from django.utils import timezone
 from parties.models import Roll
 
 LOCK_PARTY_SQL = "SELECT status, paused_at, seq FROM parties_party WHERE id = %s"
+# The live links that could score at the table: the host's, and the table's own.
 LINKS_SQL = (
-    "SELECT l.role, t.number FROM parties_accesslink l "
+    "SELECT l.id, l.role, t.number FROM parties_accesslink l "
     "LEFT JOIN parties_table t ON t.id = l.table_id "
-    "WHERE l.party_id = %s AND l.revoked_at IS NULL AND l.id IN ({})"
+    "WHERE l.party_id = %s AND l.revoked_at IS NULL "
+    "AND (l.role = 'host' OR (l.role = 'table' AND t.number = %s))"
 )
 PLAYING_ROUND_SQL = (
     "SELECT id, version, started_at, target, ends_at FROM parties_round "
@@ -57,10 +60,15 @@ ROLL_FIELDS = (
     "created_at",
 )
 BUMP_ROUND_SQL = "UPDATE parties_round SET version = version + 1 WHERE id = %s"
+# PostgreSQL: both in one statement, the round bumped only if the roll went in.
+INSERT_ROLL_AND_BUMP_SQL = (
+    f"WITH new_roll AS ({INSERT_ROLL_SQL}), bump AS (UPDATE parties_round "  # noqa: S608
+    "SET version = version + 1 WHERE id = %s AND EXISTS (SELECT 1 FROM new_roll)) "
+    "SELECT id FROM new_roll"  # made of the constants above, no input
+)
 SESSION_SQL = (
     "SELECT session_data FROM django_session WHERE session_key = %s AND expire_date > %s"
 )
-MAX_LINKS = 50  # a session holds a link or two; more is not a phone's
 
 
 @dataclass(frozen=True)
@@ -90,9 +98,10 @@ class EarlierTap:
 class TapReads:
     """What a tap's decision reads after the lock."""
 
-    links: list  # (role, table number) of the session's live links at the party
+    links: list  # (id, role, table number) of the live links that could score at the table
     round: RoundRow | None  # the round in play
     earlier: EarlierTap | None  # the roll already saved under this tap id
+    session_data: str | None = None  # the session's stored text, when asked for and live
 
 
 def aware(value):
@@ -102,19 +111,13 @@ def aware(value):
     return value
 
 
-def lock_party(party_id):
-    """The party's row, locked for the rest of the transaction (None: no such party)."""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    with connection.cursor() as cursor:
-        cursor.execute(LOCK_PARTY_SQL + lock, [party_id])
-        row = cursor.fetchone()
-    return PartyRow(row[0], aware(row[1]), row[2]) if row else None
-
-
 def _pipelined():
-    """On PostgreSQL, statements sent together and answered in one round trip."""
+    """On PostgreSQL, statements sent together and answered in one round trip. The server
+    still runs them one after the other, each with a snapshot of its own: a read sent behind
+    the lock runs once the lock is held, and sees what the lock's holder before committed."""
     if connection.vendor != "postgresql":
         return contextlib.nullcontext()
+    connection.ensure_connection()
     return connection.connection.pipeline()
 
 
@@ -122,18 +125,30 @@ def _tap_id_value(tap_id):
     return Roll._meta.get_field("tap_id").get_db_prep_value(tap_id, connection)
 
 
-def read_after_lock(party_id, link_ids, tap_id):
-    """The session's live links at the party, the round in play and any roll of this tap id,
-    read fresh (call with the party locked)."""
-    link_ids = [int(i) for i in link_ids][:MAX_LINKS] or [0]
-    links_sql = LINKS_SQL.format(", ".join(["%s"] * len(link_ids)))
-    with connection.cursor() as links, connection.cursor() as round_, connection.cursor() as tap:
+def lock_and_read(party_id, table_number, tap_id, session_key=None):
+    """Lock the party's row, then read what a tap's decision needs, each read a statement of
+    its own after the lock: (the party, or None if there is none; TapReads). On PostgreSQL the
+    lot is one round trip. `session_key`: also read that session's stored data."""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with (
+        connection.cursor() as party,
+        connection.cursor() as session,
+        connection.cursor() as links,
+        connection.cursor() as round_,
+        connection.cursor() as tap,
+    ):
         with _pipelined():
-            links.execute(links_sql, [party_id, *link_ids])
+            party.execute(LOCK_PARTY_SQL + lock, [party_id])
+            if session_key is not None:
+                session.execute(SESSION_SQL, [session_key, now])
+            links.execute(LINKS_SQL, [party_id, table_number])
             round_.execute(PLAYING_ROUND_SQL, [party_id])
             tap.execute(EARLIER_TAP_SQL, [_tap_id_value(tap_id)])
+        party_row = party.fetchone()
+        session_row = session.fetchone() if session_key is not None else None
         round_row, tap_row = round_.fetchone(), tap.fetchone()
-        return TapReads(
+        reads = TapReads(
             links=links.fetchall(),
             round=RoundRow(
                 round_row[0], round_row[1], aware(round_row[2]), round_row[3], aware(round_row[4])
@@ -141,27 +156,27 @@ def read_after_lock(party_id, link_ids, tap_id):
             if round_row
             else None,
             earlier=EarlierTap(*tap_row) if tap_row else None,
+            session_data=session_row[0] if session_row else None,
         )
+    if party_row is None:
+        return None, reads
+    return PartyRow(party_row[0], aware(party_row[1]), party_row[2]), reads
 
 
 def insert_roll(values):
     """Insert the roll and bump its round's version: the roll's id, or None if its tap id is
     taken (by another party's table: this party's own retries were found before; the caller
-    then rolls back, the bump with it)."""
+    then rolls back)."""
     fields = [Roll._meta.get_field(name) for name in ROLL_FIELDS]
     params = [field.get_db_prep_save(values[field.attname], connection) for field in fields]
-    with connection.cursor() as insert, connection.cursor() as bump:
-        with _pipelined():
-            insert.execute(INSERT_ROLL_SQL, params)
-            bump.execute(BUMP_ROUND_SQL, [values["round_id"]])
-        row = insert.fetchone()
-    return row[0] if row else None
-
-
-def session_data(session_key):
-    """The stored data of a live database session (as SessionStore.load reads it), or None."""
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
-        cursor.execute(SESSION_SQL, [session_key, now])
+        if connection.vendor == "postgresql":  # both in one statement
+            cursor.execute(INSERT_ROLL_AND_BUMP_SQL, [*params, values["round_id"]])
+            row = cursor.fetchone()
+            return row[0] if row else None
+        cursor.execute(INSERT_ROLL_SQL, params)
         row = cursor.fetchone()
-    return row[0] if row else None
+        if row is None:
+            return None
+        cursor.execute(BUMP_ROUND_SQL, [values["round_id"]])
+        return row[0]

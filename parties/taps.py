@@ -99,12 +99,15 @@ class PartyTurns:
 _turns = PartyTurns()
 
 
-async def record(party_id, table_number, fields, links):
-    """Record the tap (`fields` from tap_fields) for a session whose redeemed link ids
-    `links()` gives (called in the worker thread: it may read the session): the phone's answer
-    as `answer` gives it. The table's phones are sent its update before this returns."""
+async def record(party_id, table_number, fields, *, links=None, session_key=None):
+    """Record the tap (`fields` from tap_fields) for a session: the ids of its redeemed links
+    as `links()` gives them (called in the worker thread: it may load the session), or the
+    database session `session_key` (read with the tap's statements). The phone's answer as
+    `answer` gives it; the table's phones are sent its update before this returns."""
     loop = asyncio.get_running_loop()
-    call = functools.partial(_in_worker, loop, party_id, table_number, fields, links)
+    call = functools.partial(
+        _in_worker, loop, party_id, table_number, fields, links, session_key
+    )
 
     async def work():
         # The loop's worker threads directly, without sync_to_async's copy of the caller's
@@ -117,13 +120,17 @@ async def record(party_id, table_number, fields, links):
     return await _turns(party_id, work)
 
 
-def _in_worker(loop, party_id, table_number, fields, links):
+def _in_worker(loop, party_id, table_number, fields, links, session_key):
     """(the phone's answer, the tables' updates to send)."""
     try:
         with announce.sending_through(loop) as outbox:  # pushes after commit
             result = answer(
                 lambda: play.roll_record(
-                    party_id=party_id, table_number=table_number, link_ids=links(), **fields
+                    party_id=party_id,
+                    table_number=table_number,
+                    link_ids=links() if links else (),
+                    session_key=session_key,
+                    **fields,
                 )
             )
         return result, outbox
