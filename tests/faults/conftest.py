@@ -505,6 +505,7 @@ class Watcher:
         self.live_round = None  # the round the page's live region is of
         self.opened = 0
         self.changed = threading.Condition()
+        self.resyncing = threading.Lock()
         self.stopping = threading.Event()
         self.socket = None
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -538,6 +539,12 @@ class Watcher:
             self.changed.notify_all()
 
     def resync(self):
+        # One at a time (the socket's thread and the bell's timer both resync), so a slower
+        # fetch never lands after a fresher one, as the page's single thread never does.
+        with self.resyncing:
+            self._resync()
+
+    def _resync(self):
         for table in self.tables:
             html = self.phone.live_region(table)
             live = re.search(r'<div id="live" data-seq="(\d+)" data-round="(\d+)"', html)
@@ -656,7 +663,9 @@ def assert_phone_shows_db(watcher, db, party_id, timeout=20):
         except AssertionError:
             raise AssertionError(
                 f"table {table}: phone shows {watcher.view.get(table)}, database says "
-                f"{db.truth(party_id, table)}") from None
+                f"{db.truth(party_id, table)}; the phone's last messages: "
+                f"{[{k: v for k, v in m.items() if k != 'html'} for m in watcher.messages[-8:]]}"
+            ) from None
 
 
 class PartyLock:
