@@ -651,11 +651,14 @@ def watchers():
 
 
 def assert_phone_shows_db(watcher, db, party_id, timeout=20):
-    """Every table the watcher shows reaches exactly what the database's rows say."""
+    """Every table the watcher shows reaches exactly what the database's rows say (between
+    rounds, when the next round waits to start, the page shows no table at all)."""
     for table in watcher.tables:
         def matches(table=table):
-            truth = db.truth(party_id, table)
             view = watcher.view.get(table)
+            if db.current_round(party_id)[2] != "playing":
+                return view is None
+            truth = db.truth(party_id, table)
             return view is not None and all(view[k] == truth[k] for k in truth)
 
         try:
