@@ -71,8 +71,6 @@ class TapPath:
         await _send_json(send, status, payload, secure=tap.secure)
 
 
-
-
 async def _read_body(receive):
     """The body, read up to just past MAX_BODY: (bytes read, whether that was all of it), or
     None if the client went away."""
