@@ -48,7 +48,7 @@ def _current_round(party, *, statuses=(Round.Status.PLAYING,)):
     # Called with the party's row locked (see the module docstring), so the round holds still.
     rounds = Round.objects.select_related("bunco_set").filter(party=party, status__in=statuses)
     if statuses == (Round.Status.PLAYING,):
-        # At most one round is in play, so no ordering (and its join) is needed: a tap's query.
+        # At most one round is in play, so no ordering (and its join) is needed.
         return rounds.order_by().first()
     return rounds.order_by("bunco_set__number", "number").first()
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from parties import access, play, prizes, roster, taps
 from parties.services import PartyError
+from parties.taps import as_int
 
 
 def _wants_json(request):
@@ -25,9 +26,6 @@ def _answer(request, back, payload, status=200):
     if status >= 400 or payload.get("status") == "ask_call":
         messages.error(request, payload.get("message") or "Did they call it? Enter it again.")
     return redirect(back)
-
-
-_int = taps.as_int
 
 
 @require_POST
@@ -53,7 +51,7 @@ def roll_undo(request, party_id, number):
         version = play.roll_undo(
             party=party,
             table_number=number,
-            seen=_int(request.POST.get("seen"), "table version"),
+            seen=as_int(request.POST.get("seen"), "table version"),
             by=grant.role_label,
         )
     except play.StaleTap as stale:
@@ -156,7 +154,7 @@ def player_leave(request, party_id):
     party, grant = access.require_host(request, party_id)
 
     def leave():
-        roster.player_leave(party=party, player_id=_int(request.POST.get("player"), "player"))
+        roster.player_leave(party=party, player_id=as_int(request.POST.get("player"), "player"))
 
     return _party_action(request, party, grant, leave, "A ghost takes their seat from now on.")
 
@@ -184,7 +182,7 @@ def prize_rolloff(request, party_id, category):
             totals = {}
             for key, value in request.POST.items():
                 if key.startswith("total-"):
-                    totals[_int(key.removeprefix("total-"), "player")] = _int(value, "total")
+                    totals[as_int(key.removeprefix("total-"), "player")] = as_int(value, "total")
         prizes.prize_rolloff_record(party=party, category=category, totals=totals)
 
     request.POST = request.POST.copy()

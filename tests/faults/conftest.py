@@ -33,6 +33,8 @@ from tests.page_protocol import fetch_headers, form_headers
 
 PG_ADMIN_URL = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
 TWELVE = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Lou"]
+SIXTEEN = TWELVE + ["Mae", "Nell", "Opal", "Pearl"]
+SCORE, MISS, BUNCO = (1, 2, 3), (2, 3, 4), (1, 1, 1)  # in round 1 (target 1)
 
 
 def wait_until(condition, timeout, what, interval=0.05):
@@ -729,3 +731,12 @@ class PartyLock:
         if not self.conn.closed:
             self.conn.rollback()
             self.conn.close()
+
+
+def started_party(make_party, daphnes, names=TWELVE):
+    """A party on two daphne processes, its round 1 started by the host (on the first)."""
+    party = make_party(names=names)
+    servers = [daphnes(), daphnes()]
+    host = Phone(servers[0], party, party.host_token)
+    host.start_round()
+    return party, servers, host

@@ -7,18 +7,16 @@ below failed on it."""
 import time
 import uuid
 
-from tests.faults.conftest import TWELVE, PartyLock, Phone, assert_phone_shows_db
-
-SCORE, MISS, BUNCO = (1, 2, 3), (2, 3, 4), (1, 1, 1)  # in round 1 (target 1)
-SIXTEEN = TWELVE + ["Mae", "Nell", "Opal", "Pearl"]
-
-
-def started_party(make_party, daphnes, names=TWELVE):
-    party = make_party(names=names)
-    servers = [daphnes(), daphnes()]
-    host = Phone(servers[0], party, party.host_token)
-    host.start_round()
-    return party, servers, host
+from tests.faults.conftest import (
+    BUNCO,
+    MISS,
+    SCORE,
+    SIXTEEN,
+    PartyLock,
+    Phone,
+    assert_phone_shows_db,
+    started_party,
+)
 
 
 def saved(answer):

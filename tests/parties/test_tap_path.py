@@ -77,6 +77,18 @@ async def post(app, phone, table, fields, body=None, **headers):
     return response
 
 
+async def watching(party, phone, table):
+    """The phone's websocket, connected and watching `table`."""
+    cookie = f"sessionid={phone.session}".encode()
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/parties/{party.id}/?tables={table}",
+        headers=[(b"origin", b"http://localhost"), (b"cookie", cookie), (b"host", b"localhost")],
+    )
+    assert (await socket.connect())[0]
+    return socket
+
+
 def tap(seen, outcome="miss", **more):
     return {"tap_id": str(uuid.uuid4()), "seen": seen, "outcome": outcome, **more}
 
@@ -102,13 +114,7 @@ def replayed_table(party, number):
 
 async def test_an_ordinary_tap_is_saved_by_the_lean_path_and_pushed_to_the_table():
     party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
-    cookie = f"sessionid={keeper.session}".encode()
-    phone = WebsocketCommunicator(
-        application,
-        f"/ws/parties/{party.id}/?tables=2",
-        headers=[(b"origin", b"http://localhost"), (b"cookie", cookie), (b"host", b"localhost")],
-    )
-    assert (await phone.connect())[0]
+    phone = await watching(party, keeper, 2)
     django = CountingDjango()
     app = tap_path.TapPath(django)
 
@@ -370,13 +376,7 @@ def _one_miss_from_closing(party):
 async def test_the_closing_taps_table_update_reaches_phones_before_the_round_closes():
     party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
     await sync_to_async(_one_miss_from_closing)(party)
-    cookie = f"sessionid={keeper.session}".encode()
-    phone = WebsocketCommunicator(
-        application,
-        f"/ws/parties/{party.id}/?tables=2",
-        headers=[(b"origin", b"http://localhost"), (b"cookie", cookie), (b"host", b"localhost")],
-    )
-    assert (await phone.connect())[0]
+    phone = await watching(party, keeper, 2)
     django = CountingDjango()
 
     answer = await post(tap_path.TapPath(django), keeper, 2, tap(1))
