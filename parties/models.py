@@ -139,6 +139,9 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(help_text="1-4 clockwise; 1 and 3 are partners")
+    # The table's scorekeeper this round, who rolls first; seat 1 unless another player at the
+    # table took it over before the round started (docs/rules.md section 5).
+    keeps_score = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["round", "table__number", "position"]
@@ -160,10 +163,24 @@ class Seat(models.Model):
 class Correction(models.Model):
     """Who changed what after the fact: a voided roll points here, and so does its replacement."""
 
+    class Kind(models.TextChoices):
+        UNDO = "undo", "Undo"
+        VOID = "void", "Void"
+        CORRECT = "correct", "Correction"
+        LATE_TAP = "late_tap", "Late roll applied"
+        RESEAT = "reseat", "Reseat"
+
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="corrections")
+    round = models.ForeignKey(
+        "Round", null=True, blank=True, on_delete=models.CASCADE, related_name="corrections"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.VOID)
     made_by = models.CharField(max_length=40, help_text="the role that made it, e.g. host")
     made_at = models.DateTimeField(auto_now_add=True)
     note = models.CharField(max_length=200, blank=True)
+    # What it changed, in words, for the host's page and the results ("Table 2 of round 3:
+    # Ann and Bo now lose").
+    effects = models.TextField(blank=True)
 
     def __str__(self):
         return f"Correction by {self.made_by} at {self.made_at:%H:%M}"
@@ -180,11 +197,18 @@ class Roll(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rolls")
     roller = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rolls")
     phase = models.CharField(max_length=10, choices=Phase.choices, default=Phase.PLAY)
-    die1 = models.PositiveSmallIntegerField()
-    die2 = models.PositiveSmallIntegerField()
-    die3 = models.PositiveSmallIntegerField()
+    # A roll is what was entered: the dice faces, or a quick button's outcome (scoring.quick's
+    # key, with the mini Bunco's number in `face` where the scorekeeper gave it). Never both.
+    die1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die3 = models.PositiveSmallIntegerField(null=True, blank=True)
     die4 = models.PositiveSmallIntegerField(null=True, blank=True, help_text="four-dice rules")
+    outcome = models.CharField(max_length=10, blank=True, help_text="a quick button's outcome")
+    face = models.PositiveSmallIntegerField(null=True, blank=True, help_text="a mini's number")
     called = models.BooleanField(default=True, help_text='the roller called "Bunco"')
+    # Entered on a phone that had not yet heard the bell: it counts at its table before the
+    # bell, whenever it arrives while the round is open.
+    before_bell = models.BooleanField(default=False)
     # Made by the phone, so a retried tap is recognised as the same fact.
     tap_id = models.UUIDField(unique=True)
     entered_by = models.CharField(max_length=40, help_text="the role that entered it")
@@ -200,16 +224,25 @@ class Roll(models.Model):
         ordering = ["round", "table", "id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(die1__gte=1, die1__lte=6)
-                & Q(die2__gte=1, die2__lte=6)
-                & Q(die3__gte=1, die3__lte=6)
-                & (Q(die4__isnull=True) | Q(die4__gte=1, die4__lte=6)),
-                name="dice_1_to_6",
+                condition=(
+                    Q(outcome="", die1__gte=1, die1__lte=6)
+                    & Q(die2__gte=1, die2__lte=6)
+                    & Q(die3__gte=1, die3__lte=6)
+                    & (Q(die4__isnull=True) | Q(die4__gte=1, die4__lte=6))
+                    & Q(face__isnull=True)
+                )
+                | (
+                    ~Q(outcome="")
+                    & Q(die1__isnull=True, die2__isnull=True, die3__isnull=True)
+                    & Q(die4__isnull=True)
+                    & (Q(face__isnull=True) | Q(face__gte=1, face__lte=6))
+                ),
+                name="dice_or_outcome",
             ),
         ]
 
     def __str__(self):
-        return f"{self.roller} rolled {self.dice} ({self.round}, {self.table})"
+        return f"{self.roller} rolled {self.dice or self.outcome} ({self.round}, {self.table})"
 
     @property
     def dice(self):
@@ -233,6 +266,37 @@ class RoundBell(models.Model):
 
     def __str__(self):
         return f"Bell for {self.round} by {self.rung_by}"
+
+
+class LateTap(models.Model):
+    """A roll a phone entered before the bell that reached the server after its round closed.
+    It is kept for the host, who applies it (a correction of that round) or dismisses it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the host"
+        APPLIED = "applied", "Applied"
+        DISMISSED = "dismissed", "Dismissed"
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="late_taps")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="late_taps")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="late_taps")
+    tap_id = models.UUIDField(unique=True)  # a resent late tap is held once
+    # What the phone sent, as play.roll_record takes it: dice (a list) or outcome and face,
+    # called (true, false or null), seen, and whether the phone had heard the bell.
+    fields = models.JSONField()
+    description = models.CharField(max_length=200, help_text="e.g. 2 points for Ann")
+    entered_by = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    resolved_by = models.ForeignKey(
+        Correction, null=True, blank=True, on_delete=models.PROTECT, related_name="late_taps"
+    )
+
+    class Meta:
+        ordering = ["party", "created_at", "id"]
+
+    def __str__(self):
+        return f"Late tap at {self.table}: {self.description} ({self.get_status_display()})"
 
 
 class ScoreSheetLine(models.Model):
