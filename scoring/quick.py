@@ -25,7 +25,7 @@ def quick_dice(outcome: str, target: int, rules: Rules, face: int | None = None)
     n = rules.dice
     if outcome == "mini":
         if face is None:
-            if rules.mini_bunco_points == "sum" or n == 4:
+            if mini_face_matters(rules):
                 raise InvalidRoll("Which number was the mini Bunco?")
             face = others[0]
         if face == target or face not in range(1, 7):
@@ -55,5 +55,6 @@ def call_needed(table: TableRound, dice) -> str | None:
 
 
 def mini_face_matters(rules: Rules) -> bool:
-    """Whether the scorekeeper must say which number a mini Bunco showed (it changes the score)."""
-    return rules.mini_bunco_points == "sum" or rules.dice == 4
+    """Whether the scorekeeper must say which number a mini Bunco showed: it changes the score,
+    or (traveling `triple`) whether the roller takes the fuzzy die."""
+    return rules.mini_bunco_points == "sum" or rules.dice == 4 or rules.traveling == "triple"

@@ -56,12 +56,15 @@ class Round(NamedTuple):
         """Each table's winning side (0: seats 1+3, 1: seats 2+4; a seat index when alone)."""
         return tuple(t.winner for t in self.tables)
 
-    def roll(self, table: int, roll: Roll) -> Round:
-        """Apply `roll` at 1-based `table`; a roll that rings the bell rings it at every table."""
+    def roll(self, table: int, roll: Roll, *, before_bell: bool = False) -> Round:
+        """Apply `roll` at 1-based `table`; a roll that rings the bell rings it at every table.
+        `before_bell`: the roll was made before the bell, though entered after it (see
+        TableRound.before_bell); without a bell it is an ordinary roll."""
         tables = self.tables
         if type(table) is not int or not 1 <= table <= len(tables):
             raise NotAllowed(f"there is no table {table!r}; tables are 1 to {len(tables)}")
-        state = tables[table - 1].apply(roll)
+        current = tables[table - 1]
+        state = current.before_bell(roll) if before_bell else current.apply(roll)
         last = state.last
         last_bunco, fuzzy_die = self.last_bunco, self.fuzzy_die
         if last.score is not None:

@@ -77,6 +77,9 @@ class TableRound(NamedTuple):
     winner: int | None = None
     rolloff: RollOff | None = None
     last: Outcome | None = None
+    # The table as it stood just before the bell, kept while no roll has been made since:
+    # a roll entered before its phone heard the bell is played on it (`before_bell`).
+    unbelled: TableRound | None = None
 
     @classmethod
     def start(
@@ -201,13 +204,27 @@ class TableRound(NamedTuple):
         return self._play(fact)
 
     def bell_rung(self) -> TableRound:
-        """The round ends from outside: the current turn is finished if one is under way."""
+        """The round ends from outside. The turn in progress, that of the player holding the
+        dice, is finished (even if none of its rolls has been entered yet: the scorekeeper may
+        be a few seconds behind the dice), unless the rules stop every table at once."""
         if self.phase != PLAYING:
             return self
         last = Outcome(self.turn + 1, self.seats[self._roller_seat(self.turn)], None)
-        if self.rules.finish_turn_after_bell and self.turn_rolls > 0:
-            return self._replace(phase=FINISHING, last=last)
-        return self._replace(last=last)._end_play()
+        if self.rules.finish_turn_after_bell:
+            return self._replace(phase=FINISHING, last=last, unbelled=self)
+        return self._replace(last=last, unbelled=self)._end_play()
+
+    def before_bell(self, fact: Roll) -> TableRound:
+        """The table after a roll made before the bell but entered after it (its phone had not
+        heard the bell): the roll is played on the table as it stood at the bell, then the bell
+        rings again. Once a roll has been made at the table since the bell, or without a bell,
+        it is simply the next roll."""
+        if self.unbelled is None:
+            return self.apply(fact)
+        played = self.unbelled.apply(fact)
+        if played.phase != PLAYING:  # it won the table, or rang the bell itself
+            return played
+        return played.bell_rung()
 
     def _play(self, fact: Roll) -> TableRound:
         # The simulator's hottest path: _side, _roller_seat and _tally are inlined, and the new
@@ -307,6 +324,7 @@ class TableRound(NamedTuple):
                 circuit += 1
                 rolloff = RollOff(tied, rolloff.scores, order, circuit)
         return self._replace(
+            unbelled=None,
             rolls=self.rolls + 1,
             turn=order[0] if order and turn_over else seat,
             turn_rolls=0 if turn_over else self.turn_rolls + 1,
@@ -339,6 +357,7 @@ class TableRound(NamedTuple):
                 circuit += 1
         seat = side  # a team's first seat is its side's number; in individual play, the seat
         return self._replace(
+            unbelled=None,
             rolls=self.rolls + 1,
             phase=DONE if winner is not None else ROLLOFF,
             winner=winner,

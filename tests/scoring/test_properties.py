@@ -10,7 +10,7 @@ from scoring.roll import score_roll
 from scoring.round import Round
 from scoring.seating import next_seating, seat_players
 from scoring.simulate import simulate
-from scoring.table import ROLLOFF, NotAllowed, Roll, TableRound
+from scoring.table import ROLLOFF, Bell, NotAllowed, Roll, TableRound
 
 die = st.integers(1, 6)
 three_dice = st.tuples(die, die, die)
@@ -148,3 +148,30 @@ def test_wins_plus_losses_equal_the_rounds_played_for_every_player(players, pres
     assert rounds == 6
     for entry in document["players"].values():
         assert entry["wins"] + entry["losses"] == rounds
+
+
+@given(
+    target=st.integers(1, 6),
+    rolls=st.lists(three_dice, max_size=30),
+    late=st.integers(0, 30),
+    finish=st.booleans(),
+)
+def test_rolls_made_before_the_bell_count_as_if_entered_before_it(target, rolls, late, finish):
+    # A phone a few rolls behind: the last `late` rolls were made before the bell but reach
+    # the table after it. Played as before-bell rolls, the table ends as if all had come first.
+    rules = Rules(finish_turn_after_bell=finish)
+    start = TableRound.start(("a", "b", "c", "d"), rules, target)
+    cut = max(0, len(rolls) - late)
+    on_time = start
+    for dice in rolls:
+        on_time = on_time.apply(Roll(dice))
+    on_time = on_time.apply(Bell())
+    entered = start
+    for dice in rolls[:cut]:
+        entered = entered.apply(Roll(dice))
+    entered = entered.apply(Bell())
+    for dice in rolls[cut:]:
+        entered = entered.before_bell(Roll(dice))
+    assert entered.points == on_time.points
+    assert entered.phase == on_time.phase and entered.turn == on_time.turn
+    assert entered.seat_buncos == on_time.seat_buncos

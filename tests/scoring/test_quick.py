@@ -63,3 +63,13 @@ def test_a_ghost_never_keeps_score_its_partner_rolls_first():
     assert scorekeeper_seat(["a", "b", "c", "d"], frozenset()) == 1
     assert scorekeeper_seat(["g", "b", "c", "d"], frozenset({"g"})) == 3
     assert TableRound.start(["g", "b", "c", "d"], STANDARD, 1, ghosts=frozenset({"g"})).turn_seat == 3
+
+
+def test_with_a_traveling_triple_the_mini_bunco_button_asks_which_number():
+    # The number decides who takes the fuzzy die (2-2-2 by default), so it is never guessed.
+    rules = Rules(traveling="triple", traveling_triple=2)
+    assert mini_face_matters(rules)
+    with pytest.raises(InvalidRoll, match="Which number"):
+        quick_dice("mini", 3, rules)
+    assert score_roll(quick_dice("mini", 3, rules, face=2), 3, rules).takes_fuzzy_die
+    assert not score_roll(quick_dice("mini", 3, rules, face=4), 3, rules).takes_fuzzy_die

@@ -15,7 +15,10 @@ def test_a_head_table_bell_ends_the_round_everywhere_after_the_turns_under_way()
     state = state.roll(1, Roll((3, 3, 3)))  # a Bunco at the head table rings the bell
     assert state.bell and state.bell_table == 1
     assert state.tables[0].finishing and state.tables[1].finishing
-    assert state.tables[2].rolloff_needed  # stopped at once, 0 to 0: a roll-off
+    # At table 3 the dice had just passed to c2, who holds them at the bell: c2 finishes too.
+    assert state.tables[2].finishing and state.tables[2].roller == "c2"
+    state = state.roll(3, MISS)
+    assert state.tables[2].rolloff_needed  # 0 to 0: a roll-off
     state = state.roll(1, MISS).roll(2, MISS)
     assert state.winners == (0, 0, None) and not state.over
     for _ in range(4):
@@ -39,7 +42,10 @@ def test_under_boxed4_a_bunco_at_another_table_ends_everything():
     assert state.bell and state.bell_table == 3
     assert state.tables[2].winner == 0  # the Bunco's team wins there at once
     assert state.tables[0].finishing  # the head table finishes its turn
-    assert state.tables[1].rolloff_needed  # 0 to 0 and no turn under way: stops at once
+    # Table 2 had entered no roll: its scorekeeper holds the dice and finishes that turn.
+    assert state.tables[1].finishing and state.tables[1].roller == "b1"
+    state = state.roll(2, Roll((1, 1, 4, 5)))
+    assert state.tables[1].rolloff_needed  # 0 to 0
     state = state.roll(1, Roll((1, 1, 4, 5)))
     assert state.tables[0].winner == 0
 
@@ -67,6 +73,6 @@ def test_a_traveling_die_goes_to_the_latest_taker_in_the_room():
 
 
 def test_replay_round_folds_table_rolls_and_bells_in_order():
-    facts = [(2, Roll((3, 1, 1))), Bell(), (2, MISS)]
+    facts = [(2, Roll((3, 1, 1))), Bell(), (2, MISS), (1, MISS)]
     state = replay_round(SEATING, Rules(), 3, facts)
     assert state.bell and state.tables[1].winner == 0 and state.tables[0].rolloff_needed

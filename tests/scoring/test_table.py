@@ -37,7 +37,9 @@ def test_seed_000_your_teams_round_is_29_and_wins_against_14():
     assert table.points == (29, 14) and table.last.score.kind == "bunco"
     assert table.turn_seat == 3  # Sam called it and rolls again
     table = play(table, (3, 5, 6))
-    table = table.apply(Bell())  # the head table rang; opp2 had not started a turn
+    table = table.apply(Bell())  # the head table rang; opp2 holds the dice and finishes
+    assert table.finishing and table.roller == "opp2"
+    table = play(table, (1, 3, 6))
     assert table.done and table.points == (29, 14)
     assert table.winner == 0 and set(table.winners) == {"you", "sam"}
     assert table.buncos == {"you": 0, "opp1": 0, "sam": 1, "opp2": 0}
@@ -121,9 +123,13 @@ def test_a_bell_from_outside_finishes_a_turn_under_way():
     assert table.done and table.points == (3, 0) and table.winner == 0
 
 
-def test_a_bell_from_outside_between_turns_ends_the_table_at_once():
+def test_a_bell_between_turns_is_finished_by_whoever_holds_the_dice():
+    # RULES 2.4: the turn in progress is that of the player holding the dice, even before the
+    # first of its rolls has been entered (the scorekeeper may be a few seconds behind).
     table = play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1), MISS, (3, 3, 1), MISS)
     table = table.apply(Bell())
+    assert table.finishing and table.roller == "cal"
+    table = play(table, MISS)
     assert table.done and table.points == (1, 2) and table.winner == 1
     assert set(table.losers) == {"ann", "cal"}
 
@@ -154,7 +160,7 @@ def test_boxed4_a_bunco_at_any_table_wins_there_and_rings_for_everyone():
 
 def test_a_tie_at_the_end_goes_to_a_roll_off_of_turns():
     table = play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1), MISS, (3, 1, 1), MISS)
-    table = table.apply(Bell())
+    table = play(table.apply(Bell()), MISS)  # ann held the dice at the bell
     assert table.rolloff_needed and table.winner is None and table.points == (1, 1)
     assert table.turn_seat == 1  # the scorekeeper starts
     table = play(table, (3, 3, 3), MISS)  # ann: a Bunco in the roll-off, then a miss
@@ -168,7 +174,7 @@ def test_a_tie_at_the_end_goes_to_a_roll_off_of_turns():
 
 
 def test_a_roll_off_still_tied_after_everyone_has_rolled_goes_around_again():
-    table = play(TableRound.start(SEATS, Rules(), 3), MISS).apply(Bell())
+    table = play(play(TableRound.start(SEATS, Rules(), 3), MISS).apply(Bell()), MISS)
     assert table.rolloff_needed
     table = play(table, MISS, MISS, MISS, MISS)
     assert table.rolloff_needed and table.rolloff.circuit == 2 and table.turn_seat == 1
@@ -178,7 +184,7 @@ def test_a_roll_off_still_tied_after_everyone_has_rolled_goes_around_again():
 
 def test_a_dice_total_roll_off_is_won_by_the_higher_total_and_repeats_while_equal():
     rules = Rules(tie_break="rolloff_dice_total")
-    table = play(TableRound.start(SEATS, rules, 3), MISS).apply(Bell())
+    table = play(play(TableRound.start(SEATS, rules, 3), MISS).apply(Bell()), MISS)
     assert table.rolloff_needed and table.turn_seat == 1
     table = play(table, (6, 2, 2))
     assert table.turn_seat == 2
@@ -191,7 +197,7 @@ def test_a_dice_total_roll_off_is_won_by_the_higher_total_and_repeats_while_equa
 
 def test_a_dice_total_roll_off_throws_three_dice_even_in_the_four_dice_game():
     rules = Rules(dice=4, tie_break="rolloff_dice_total")
-    table = TableRound.start(SEATS, rules, 3).apply(Bell())
+    table = play(TableRound.start(SEATS, rules, 3).apply(Bell()), (1, 2, 4, 5))
     with pytest.raises(InvalidRoll, match="3 dice"):
         table.apply(Roll((1, 2, 3, 4)))
     assert play(table, (6, 6, 6), (1, 1, 1)).winner == 0
@@ -224,14 +230,14 @@ def test_individual_play_scores_each_seat_and_the_clock_ends_it():
     table = play(table, (3, 3, 3))  # called: 5, then the dice pass
     assert table.points == (8, 21, 0) and table.roller == "bea"
     assert not table.done  # reaching 21 ends nothing in timed play
-    table = table.apply(Bell())
+    table = play(table.apply(Bell()), MISS)  # bea finishes the turn she holds
     assert table.done and table.winner == 1 and table.winners == ("bea",)
 
 
 def test_in_individual_play_only_the_tied_leaders_roll_off():
     rules = PRESETS["tournament"]
     table = play(TableRound.start(("ann", "bea", "cal"), rules, 5), (5, 1, 1), MISS, (5, 1, 1))
-    table = play(table, MISS, MISS).apply(Bell())
+    table = play(play(table, MISS, MISS).apply(Bell()), MISS)
     assert table.rolloff_needed and table.rolloff.sides == (0, 1)
     assert table.turn_seat == 1
     table = play(table, MISS)
@@ -272,3 +278,48 @@ def test_a_bad_roll_leaves_the_table_as_it_was():
     with pytest.raises(InvalidRoll):
         table.apply(Roll((3, 3)))
     assert table.rolls == 0
+
+
+# -- a roll made before the bell, entered after it (its phone had not heard the bell) ----------
+
+
+def test_a_roll_made_before_the_bell_counts_before_it():
+    table = play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1), MISS)  # bea holds the dice
+    belled = table.apply(Bell())
+    late = belled.before_bell(Roll((3, 3, 1)))  # bea's 2 points, entered a moment late
+    assert late.finishing and late.roller == "bea" and late.points == (1, 2)
+    assert play(late, MISS).done and play(late, MISS).winner == 1
+
+
+def test_a_miss_made_before_the_bell_passes_the_dice_and_the_next_holder_finishes():
+    table = play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1), MISS)
+    late = table.apply(Bell()).before_bell(Roll(MISS))  # bea's miss came before the bell
+    assert late.finishing and late.roller == "cal"
+    assert not table.apply(Bell()).apply(Roll(MISS)).finishing  # as an ordinary roll, it ends the table
+
+
+def test_several_rolls_made_before_the_bell_are_played_in_their_order():
+    table = play(TableRound.start(SEATS, Rules(), 3), MISS).apply(Bell())
+    table = table.before_bell(Roll((3, 3, 1))).before_bell(Roll((3, 2, 2))).before_bell(Roll(MISS))
+    assert table.points == (0, 3) and table.finishing and table.roller == "cal"
+
+
+def test_without_finishing_turns_a_late_roll_still_counts_and_the_table_stays_done():
+    rules = Rules(finish_turn_after_bell=False)
+    table = play(TableRound.start(SEATS, rules, 3), (3, 1, 1), MISS, (3, 1, 1), MISS)
+    belled = table.apply(Bell())
+    assert belled.rolloff_needed  # 1 to 1
+    late = belled.before_bell(Roll((3, 3, 1)))  # ann's 2 points before the bell
+    assert late.done and late.points == (3, 1) and late.winner == 0
+
+
+def test_once_a_roll_was_made_after_the_bell_a_late_one_is_just_the_next_roll():
+    table = play(TableRound.start(SEATS, Rules(), 3), MISS).apply(Bell())
+    after = table.apply(Roll((3, 1, 1)))  # bea, finishing
+    assert after.unbelled is None
+    assert after.before_bell(Roll(MISS)) == after.apply(Roll(MISS))
+
+
+def test_without_a_bell_a_late_roll_is_an_ordinary_roll():
+    table = play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1))
+    assert table.before_bell(Roll(MISS)) == table.apply(Roll(MISS))
