@@ -16,20 +16,10 @@ from django.http import Http404
 from django.utils import timezone
 
 from parties import access, announce, state, tap_sql
-from parties.models import (
-    BuncoSet,
-    Correction,
-    Party,
-    Player,
-    Roll,
-    Round,
-    RoundBell,
-    ScoreSheetLine,
-    Seat,
-    Table,
-)
+from parties.models import Party, Roll, Round, RoundBell
+from parties.round_close import close_round
 from parties.services import PartyError, lock_party
-from scoring import InvalidRoll, NotAllowed, Progress, next_seating
+from scoring import InvalidRoll, NotAllowed
 from scoring import Roll as RollFact
 from scoring.quick import call_needed, quick_dice
 
@@ -210,7 +200,7 @@ def roll_record(
         announce.on_commit_tables(party, after, [table_number])
     if after.state.over:
         round_ = Round.objects.select_related("bunco_set").get(pk=round_.id)
-        _close(party, round_, after, after.state.rules, now)
+        close_round(party, round_, after, after.state.rules, now)
     return TapResult("saved", after.extras[table_number - 1].version, party.seq)
 
 
@@ -334,47 +324,6 @@ def judge_roll(live, target, table_number, *, seen, dice, outcome, face, called)
 
 
 @transaction.atomic
-def roll_undo(*, party: Party, table_number: int, seen: int, by: str) -> int:
-    """Void the table's last roll this round (the scorekeeper's undo). Returns the new version."""
-    round_ = _playing_round(lock_party(party))
-    live = state.load(round_, party.rules)
-    if not 1 <= table_number <= len(live.seating):
-        raise PartyError(f"There is no table {table_number}.")
-    extras = live.extras[table_number - 1]
-    if seen != extras.version:
-        raise StaleTap(extras.version)
-    if not extras.live_rolls:
-        raise PartyError("There is no roll to undo at this table this round.")
-    return _void(party, round_, extras.live_rolls[-1], by, "undo")
-
-
-@transaction.atomic
-def roll_void(*, party: Party, roll_id: int, by: str, note: str = "") -> int:
-    """The host voids any roll of the round in play; the numbers recompute from the facts."""
-    round_ = _playing_round(lock_party(party))
-    roll = Roll.objects.filter(pk=roll_id, round=round_, voided_by__isnull=True).first()
-    if roll is None:
-        raise PartyError("That roll is not a live roll of the round in play.")
-    return _void(party, round_, roll.id, by, note or "voided by the host")
-
-
-def _void(party, round_, roll_id, by, note):
-    correction = Correction.objects.create(party=party, made_by=by, note=note)
-    roll = Roll.objects.select_related("table").get(pk=roll_id)
-    Roll.objects.filter(pk=roll_id).update(voided_by=correction)
-    _bump_round(round_)
-    live = state.load(round_, party.rules, written=True)  # a void changes history: replay
-    if not live.state.bell and round_.bell_at:
-        Round.objects.filter(pk=round_.pk).update(bell_at=None)
-    _bump_party(party)  # the bell, or a table's result, may have been undone
-    announce.on_commit_tables(party, live, [roll.table.number])
-    announce.on_commit_round(party, "corrected")
-    if live.state.over:
-        _close(party, round_, live, party.rules, timezone.now())
-    return live.extras[roll.table.number - 1].version
-
-
-@transaction.atomic
 def bell_ring(*, party: Party, by: str) -> None:
     """The bell from outside the tables: the host by hand, or the clock in a timed round."""
     round_ = _playing_round(lock_party(party))
@@ -391,67 +340,7 @@ def bell_ring(*, party: Party, by: str) -> None:
         _remember_on_commit(live)
     announce.on_commit_bell(party, round_, by, live)
     if live.state.over:
-        _close(party, round_, live, rules, now)
-
-
-def _close(party, round_, live, rules, now):
-    """Every table is done: mark the sheets, seat the next round, or end the night. Runs once,
-    inside the write that finished the last table, under the round's lock."""
-    players = {str(p.id): p for p in Player.objects.filter(party_id=party.id)}
-    tables = {t.number: t for t in Table.objects.filter(party_id=party.id)}
-    lines = []
-    for number, table in enumerate(live.state.tables, start=1):
-        won = set(table.winners)
-        points, buncos, minis = table.personal_points, table.buncos, table.mini_buncos
-        for player_id in table.seats:
-            if players[player_id].is_ghost:
-                continue  # a ghost gets no score sheet
-            lines.append(
-                ScoreSheetLine(
-                    player=players[player_id],
-                    round=round_,
-                    table=tables[number],
-                    won=player_id in won,
-                    points=points.get(player_id, 0),
-                    buncos=buncos.get(player_id, 0),
-                    mini_buncos=minis.get(player_id, 0),
-                )
-            )
-    ScoreSheetLine.objects.bulk_create(lines)
-    previous_holder = (
-        Round.objects.filter(party_id=party.id, status=Round.Status.CLOSED, fuzzy_die__isnull=False)
-        .order_by("-closed_at")
-        .values_list("fuzzy_die_id", flat=True)
-        .first()
-    )
-    Round.objects.filter(pk=round_.pk).update(
-        status=Round.Status.CLOSED,
-        closed_at=now,
-        last_bunco=players.get(live.state.last_bunco),
-        fuzzy_die_id=int(live.state.fuzzy_die) if live.state.fuzzy_die else previous_holder,
-    )
-    progress = Progress(rules, bunco_set=round_.bunco_set.number, round=round_.number)
-    following = progress.round_over()
-    if following.state == "over":
-        Party.objects.filter(pk=party.id).update(status=Party.Status.FINISHED)
-    else:
-        seating = next_seating(
-            [list(t) for t in live.seating], list(live.state.winners), rules, live.ghosts
-        )
-        bunco_set = BuncoSet.objects.get(party_id=party.id, number=following.bunco_set)
-        nxt = Round.objects.create(
-            party_id=party.id, bunco_set=bunco_set, number=following.round,
-            target=following.target,
-        )
-        Seat.objects.bulk_create(
-            Seat(round=nxt, table=tables[number], player=players[pid], position=position)
-            for number, seated in enumerate(seating, start=1)
-            for position, pid in enumerate(seated, start=1)
-        )
-        if following.state == "break":
-            Party.objects.filter(pk=party.id).update(status=Party.Status.BREAK)
-    _bump_party(party)
-    announce.on_commit_round(party, "closed")
+        close_round(party, round_, live, rules, now)
 
 
 @transaction.atomic

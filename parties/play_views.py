@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from parties import access, play, prizes, roster, taps
+from parties import access, corrections, play, prizes, roster, taps
 from parties.services import PartyError
 from parties.taps import as_int
 
@@ -48,7 +48,7 @@ def roll_undo(request, party_id, number):
     party, grant = access.require(request, party_id, lambda a: a.can_score(number))
     back = reverse("parties:table", args=[party.id, number])
     try:
-        version = play.roll_undo(
+        version = corrections.roll_undo(
             party=party,
             table_number=number,
             seen=as_int(request.POST.get("seen"), "table version"),
@@ -144,7 +144,7 @@ def roll_void(request, party_id, roll_id):
         request,
         party,
         grant,
-        lambda: play.roll_void(party=party, roll_id=roll_id, by="host"),
+        lambda: corrections.roll_void(party=party, roll_id=roll_id, by="host"),
         "The roll was voided; the scores have been recomputed.",
     )
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from parties import play, selectors, state
+from parties import corrections, play, selectors, state
 from parties.models import (
     AccessLink,
     Correction,
@@ -207,7 +207,7 @@ def test_undo_voids_the_last_roll_and_the_numbers_recompute(party):
     tap(party, 2, (1, 1, 3))
     tap(party, 2, (1, 4, 5))
     _round, now = live(party)
-    version = play.roll_undo(party=party, table_number=2, seen=now.extras[1].version, by="table 2")
+    version = corrections.roll_undo(party=party, table_number=2, seen=now.extras[1].version, by="table 2")
     assert version == 3  # three facts at the table: two rolls and a void
     assert points(party, 2) == (2, 0)
     voided = Roll.objects.get(voided_by__isnull=False)
@@ -218,7 +218,7 @@ def test_undo_voids_the_last_roll_and_the_numbers_recompute(party):
 def test_undoing_the_bell_ringing_roll_unrings_the_bell(party):
     play_until_bell(party)
     _round, now = live(party)
-    play.roll_undo(party=party, table_number=1, seen=now.extras[0].version, by="table 1")
+    corrections.roll_undo(party=party, table_number=1, seen=now.extras[0].version, by="table 1")
     round_, now = live(party)
     assert not now.state.bell and round_.bell_at is None
     assert now.table(1).points == (0, 0)
@@ -228,12 +228,12 @@ def test_the_host_voids_any_roll_and_the_correction_is_kept(party):
     tap(party, 3, (1, 1, 2))
     tap(party, 3, (1, 5, 6))
     first = Roll.objects.order_by("id").first()
-    play.roll_void(party=party, roll_id=first.id, by="host", note="misheard")
+    corrections.roll_void(party=party, roll_id=first.id, by="host", note="misheard")
     assert points(party, 3) == (1, 0)
     correction = Correction.objects.get()
     assert (correction.made_by, correction.note) == ("host", "misheard")
     with pytest.raises(PartyError):
-        play.roll_void(party=party, roll_id=first.id, by="host")
+        corrections.roll_void(party=party, roll_id=first.id, by="host")
 
 
 def test_the_host_rings_the_bell_by_hand_once(party):
