@@ -77,6 +77,25 @@ class ScoreSheet:
         return self.marks.count("L")
 
 
+def standing(sheet: ScoreSheet, rules: Rules) -> tuple[int, int]:
+    """What ranks a player for the night, higher first: in team play the W marks, a tie broken
+    by `overall_tiebreak` (section 9); in individual play personal points decide the night
+    (section 6), a tie broken by Buncos where that is the tiebreak, else by wins."""
+    if rules.team_size == 1:
+        return (sheet.points, sheet.buncos if rules.overall_tiebreak == "buncos" else sheet.wins)
+    return (sheet.wins, sheet.buncos if rules.overall_tiebreak == "buncos" else sheet.points)
+
+
+def fuzzy_die_starts_now(rules: Rules, bunco_set: int, round_number: int) -> bool:
+    """Whether the fuzzy die is handed to the head table's scorekeeper as this round starts:
+    only the night's first round, and only where the rules start it there (section 8)."""
+    return (
+        rules.traveling != "off"
+        and rules.fuzzy_die_starts == "head_table"
+        and (bunco_set, round_number) == (1, 1)
+    )
+
+
 def record_round(sheets: Mapping[str, ScoreSheet], table: TableRound) -> dict[str, ScoreSheet]:
     """The sheets after a finished table: W or L for everyone seated (ghosts too, so they move
     like anyone; ghosts win no prizes), plus each roller's tallies and points."""

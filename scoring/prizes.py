@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from scoring.party import ScoreSheet
+from scoring.party import ScoreSheet, standing
 from scoring.rules import Rules
 
 
@@ -31,10 +31,7 @@ def award_prizes(
     def only(player: str | None) -> tuple[str, ...]:
         return (player,) if player is not None and player in players else ()
 
-    if rules.overall_tiebreak == "buncos":
-        overall = most(lambda s: (s.wins, s.buncos))
-    else:
-        overall = most(lambda s: (s.wins, s.points))
+    overall = most(lambda s: standing(s, rules))
     deciders = {
         "most_wins": lambda: most(lambda s: s.wins),
         "most_buncos": lambda: most(lambda s: s.buncos, at_least_one=True),

@@ -84,7 +84,7 @@ class Rules:
         ("new_every_round", "movers_keep_partners"),
     )
     team_size: int = _option(
-        2, "Players a team: 2 (partners across the table) or 1 (everyone plays alone).", (2, 1)
+        2, "Players a team: 2 (two a side, across the table) or 1 (everyone plays alone).", (2, 1)
     )
     sets: int = _option(2, "How many sets of 6 rounds the party plays.", (1, 2, 3, 4))
     break_after_set: int = _option(
@@ -97,6 +97,12 @@ class Rules:
     )
     traveling_triple: int = _option(
         2, "The three of a kind that takes the fuzzy die (2 means 2-2-2).", (1, 2, 3, 4, 5, 6)
+    )
+    fuzzy_die_starts: str = _option(
+        "nobody",
+        "Who holds the fuzzy die when the night starts: nobody until the first taker, or the "
+        "head table's scorekeeper.",
+        ("nobody", "head_table"),
     )
     prizes: tuple[str, ...] = _option(
         ("most_wins", "most_buncos", "most_losses"),
@@ -135,6 +141,11 @@ class Rules:
             raise RulesError(
                 "traveling 'triple' needs dice=3: with four dice a three of a kind is not special"
             )
+        if self.fuzzy_die_starts != "nobody" and self.traveling == "off":
+            raise RulesError(
+                f"fuzzy_die_starts {self.fuzzy_die_starts!r} needs traveling to be 'triple' or "
+                "'bunco' (with traveling off there is no fuzzy die)"
+            )
         if "traveling" in self.prizes and self.traveling == "off":
             raise RulesError("the 'traveling' prize needs traveling to be 'triple' or 'bunco'")
 
@@ -156,6 +167,12 @@ class Rules:
         if isinstance(values.get("prizes"), list):
             values["prizes"] = tuple(values["prizes"])
         return cls(**values)
+
+
+def rules_name(preset: str, rules: Rules) -> str:
+    """What the rules are called: the preset's name while every option is as the preset sets
+    it, else "custom rules" (the preset only filled in the form)."""
+    return f"{preset} rules" if PRESETS.get(preset) == rules else "custom rules"
 
 
 def _check_field(f: dataclasses.Field, value: Any) -> None:
@@ -189,7 +206,7 @@ def _show(choices: tuple) -> str:
 
 PRESETS: dict[str, Rules] = {
     "standard": Rules(),
-    "wba": Rules(sets=4, break_after_set=2, traveling="bunco"),
+    "wba": Rules(sets=4, break_after_set=2, traveling="bunco", fuzzy_die_starts="head_table"),
     "quick": Rules(round_end="each_table", rotation="head_losers_to_bottom", sets=1),
     "short": Rules(play_to=11),
     "boxed4": Rules(
@@ -215,7 +232,7 @@ PRESET_HELP: dict[str, str] = {
     "standard": "Dice Game Depot's rules: 3 dice, the head table's bell ends each round at 21, "
     "ladder moves, 2 sets.",
     "wba": "World Bunco Association: standard play, 4 sets with a break after set 2, "
-    "the fuzzy die goes to Bunco rollers.",
+    "the fuzzy die starts at the head table and goes to Bunco rollers.",
     "quick": "Wikipedia's game: each table plays to 21 on its own, head losers drop to the bottom, "
     "1 set.",
     "short": "Standard play with rounds to 11 points instead of 21.",

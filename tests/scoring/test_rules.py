@@ -20,7 +20,15 @@ def test_the_standard_preset_is_every_default():
 @pytest.mark.parametrize(
     "name, expected",
     [
-        ("wba", {"sets": 4, "break_after_set": 2, "traveling": "bunco"}),
+        (
+            "wba",
+            {
+                "sets": 4,
+                "break_after_set": 2,
+                "traveling": "bunco",
+                "fuzzy_die_starts": "head_table",
+            },
+        ),
         ("quick", {"round_end": "each_table", "rotation": "head_losers_to_bottom", "sets": 1}),
         ("short", {"play_to": 11}),
         (
