@@ -76,6 +76,7 @@ def table_context(*, party_id, live, number, seq):
         "roller_name": names[roller][0] if roller else "",
         "turn_points": extras.turn_points,
         "last_dice": extras.last_dice,
+        "last_entry": extras.last_entry,
         "last_points": extras.last_points,
         "last_kind": KIND_LABELS.get(extras.last_kind, ""),
         "last_roller": names[extras.last_roller][0] if extras.last_roller else "",

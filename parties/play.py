@@ -15,23 +15,24 @@ from django.db.models import F, Max
 from django.http import Http404
 from django.utils import timezone
 
-from parties import access, announce, state, tap_sql
+from parties import access, announce, late_taps, state, tap_sql
 from parties.models import Party, Roll, Round, RoundBell
 from parties.round_close import close_round
 from parties.services import PartyError, lock_party
 from scoring import InvalidRoll, NotAllowed
 from scoring import Roll as RollFact
-from scoring.quick import call_needed, quick_dice
+from scoring.quick import call_needed, entry_words, quick_dice
 
 
 @dataclass(frozen=True)
 class TapResult:
     """What became of a tap: saved, a retry of one already saved, or a question to ask first."""
 
-    status: str  # "saved" | "duplicate" | "ask_call"
+    status: str  # "saved" | "duplicate" | "ask_call" | "held" (a late tap, kept for the host)
     table_version: int
     seq: int
     ask: str = ""  # "bunco" or "mini_bunco" when status is "ask_call"
+    message: str = ""  # what the phone shows, for "held"
 
 
 def _current_round(party, *, statuses=(Round.Status.PLAYING,)):
@@ -121,6 +122,7 @@ def roll_record(
     called: bool | None,
     seen: int,
     round_id: int | None = None,
+    bell_seen: bool | None = None,
 ) -> TapResult:
     """The one tap: record one roll at a table for a session holding `link_ids` (or the
     database session `session_key`, read here), given its dice or a quick button's `outcome`
@@ -130,8 +132,14 @@ def roll_record(
     The party's row is locked first, in a statement of its own; the session's links, the round
     in play and any roll already saved under this tap id are then read fresh, and the bell and
     the round's close are decided here, in the same transaction. A retried tap (same tap id) is
-    the same fact, never two. Raises Http404 (no such party), PermissionDenied (these links do
-    not score at that table), or PartyError / StaleTap (refused): nothing changes then."""
+    the same fact, never two.
+
+    `bell_seen` is whether the phone showed the bell when the roll's entry began: a roll
+    entered before the phone heard the bell is played before it (scoring's `before_bell`)
+    while the round is open; one for a round that has closed since is held for the host as a
+    late tap (parties.late_taps), never thrown away. Raises Http404 (no such party),
+    PermissionDenied (these links do not score at that table), or PartyError / StaleTap
+    (refused): nothing changes then."""
     party_row, reads = tap_sql.lock_and_read(party_id, table_number, tap_id, session_key)
     if party_row is None:
         raise Http404("No such party.")
@@ -147,6 +155,20 @@ def roll_record(
     playing = reads.round
     if reads.earlier is not None:
         return _retried(party, playing, reads.earlier, table_number)
+    if round_id is not None and (playing is None or round_id != playing.id):
+        late = late_taps.hold(
+            party_id=party_id,
+            round_id=round_id,
+            table_number=table_number,
+            tap_id=tap_id,
+            roll={"dice": list(dice or ()), "outcome": outcome, "face": face, "called": called},
+            seen=seen,
+            bell_seen=bell_seen,
+            entered_by=grant.role_label,
+        )
+        if late is not None:
+            announce.on_commit_round(party, "late_tap")
+            return TapResult("held", 0, party.seq, message=late.message)
     _check_playing(party, playing)
     if round_id is not None and round_id != playing.id:
         raise PartyError("That roll was entered for a round that has ended; it was not counted.")
@@ -168,6 +190,7 @@ def roll_record(
         outcome=outcome,
         face=face,
         called=called,
+        before_bell=bell_seen is False and live.state.bell,
     )
     if judged.ask:
         if rung_by:
@@ -187,7 +210,14 @@ def roll_record(
     if roll_id is None:
         raise PartyError("That tap id belongs to another table.")
     round_.version += 1  # insert_roll bumped it
-    after = live.apply_roll(table_number, roll_id, judged.fact, round_.version)
+    after = live.apply_roll(
+        table_number,
+        roll_id,
+        judged.fact,
+        round_.version,
+        before_bell=judged.before_bell,
+        entry=judged.entry,
+    )
     if not after.state.over:
         _remember_on_commit(after)
     if after.state.bell and not live.state.bell:  # this roll rang it
@@ -280,14 +310,21 @@ class StaleTap(PartyError):
 class JudgedRoll:
     """A roll the rules take at a table as it stands, or the question to ask before taking it."""
 
-    fact: RollFact
+    fact: RollFact  # as scoring plays it (a quick button's outcome as dice that score the same)
     roller_id: int
     phase: str
     version: int  # the table's version the roll was judged on
     ask: str = ""
+    outcome: str = ""  # as entered: a quick button (and its face), or else the dice
+    face: int | None = None
+    before_bell: bool = False  # played on the table as it stood at the bell
+    entry: str = ""  # a quick button's roll as entered, in words
 
     def columns(self):
-        faces = list(self.fact.dice) + [None] * (4 - len(self.fact.dice))
+        if self.outcome:
+            faces = [None] * 4
+        else:
+            faces = list(self.fact.dice) + [None] * (4 - len(self.fact.dice))
         return {
             "roller_id": self.roller_id,
             "phase": self.phase,
@@ -296,17 +333,27 @@ class JudgedRoll:
             "die2": faces[1],
             "die3": faces[2],
             "die4": faces[3],
+            "outcome": self.outcome,
+            "face": self.face if self.outcome else None,
+            "before_bell": self.before_bell,
         }
 
 
-def judge_roll(live, target, table_number, *, seen, dice, outcome, face, called) -> JudgedRoll:
+def judge_roll(
+    live, target, table_number, *, seen, dice, outcome, face, called, before_bell=False
+) -> JudgedRoll:
     """What one roll entered at table `table_number` would be (no writes): its dice (a quick
     button's outcome turned into dice), who rolled it, and whether to ask "did they call it?"
-    first. Raises PartyError (or StaleTap) with the message for the phone when it is refused."""
+    first. `before_bell`: the phone had not heard the bell, so the roll is judged on the table
+    as it stood at the bell, while no roll has been made there since. Raises PartyError (or
+    StaleTap) with the message for the phone when it is refused."""
     if not 1 <= table_number <= len(live.seating):
         raise PartyError(f"There is no table {table_number}.")
     table = live.table(table_number)
     version = live.extras[table_number - 1].version
+    before_bell = before_bell and table.unbelled is not None
+    if before_bell:
+        table = table.unbelled
     if table.done:
         raise PartyError("This table's round is over; no more rolls.")
     if seen != version:
@@ -320,7 +367,10 @@ def judge_roll(live, target, table_number, *, seen, dice, outcome, face, called)
     except (InvalidRoll, NotAllowed) as error:
         raise PartyError(str(error)) from error
     phase = Roll.Phase.ROLLOFF if table.rolloff_needed else Roll.Phase.PLAY
-    return JudgedRoll(fact, int(table.roller), phase, version, ask)
+    entry = entry_words(outcome, face) if outcome else ""
+    return JudgedRoll(
+        fact, int(table.roller), phase, version, ask, outcome, face, before_bell, entry
+    )
 
 
 @transaction.atomic

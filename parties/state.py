@@ -13,6 +13,7 @@ from django.db import transaction
 from parties.models import Roll, Round, RoundBell, Seat
 from scoring import Roll as RollFact
 from scoring import Round as RoundState
+from scoring.quick import entry_words, quick_dice
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,7 @@ class TableExtras:
     version: int = 0  # rises with every roll and void at this table: the phones' staleness check
     turn_points: int = 0
     last_dice: tuple = ()
+    last_entry: str = ""  # a quick button's last roll as entered, in words ("2 points")
     last_points: int | None = None
     last_kind: str = ""
     last_roller: str = ""
@@ -45,18 +47,22 @@ class LiveRound:
     def table(self, number):
         return self.state.tables[number - 1]
 
-    def apply_roll(self, number, roll_id, fact, version):
-        """This state after one more roll at table `number` (raises if the rules refuse it)."""
-        state = self.state.roll(number, fact)
+    def apply_roll(self, number, roll_id, fact, version, *, before_bell=False, entry=""):
+        """This state after one more roll at table `number` (raises if the rules refuse it).
+        `before_bell`: made before the bell, entered after it; `entry`: a quick button's roll
+        as entered, in words (scoring.quick.entry_words; "" for dice)."""
+        state = self.state.roll(number, fact, before_bell=before_bell)
         extras = list(self.extras)
-        extras[number - 1] = _after(extras[number - 1], state.tables[number - 1], roll_id, fact)
+        extras[number - 1] = _after(
+            extras[number - 1], state.tables[number - 1], roll_id, fact, entry
+        )
         return replace(self, version=version, state=state, extras=tuple(extras))
 
     def apply_bell(self, version):
         return replace(self, version=version, state=self.state.ring_bell())
 
 
-def _after(extras, table, roll_id, fact):
+def _after(extras, table, roll_id, fact, entry):
     last = table.last
     points = last.score.points if last.score else 0
     turn_points = 0 if last.turn_passed else extras.turn_points + points
@@ -64,6 +70,7 @@ def _after(extras, table, roll_id, fact):
         version=extras.version + 1,
         turn_points=turn_points,
         last_dice=tuple(fact.dice),
+        last_entry=entry,
         last_points=points if last.score else None,
         last_kind=last.score.kind if last.score else "rolloff_total",
         last_roller=last.roller,
@@ -89,24 +96,38 @@ def forget_all():
 
 
 def seating_of(round_):
-    """The round's seating as scoring wants it, with the table ids and the names to show."""
+    """The round's seating as scoring wants it, with the table ids, the names to show and each
+    table's scorekeeper seat (1-based: the seat marked `keeps_score`, else seat 1)."""
     seats = (
         Seat.objects.filter(round=round_)
         .select_related("player")
         .order_by("table__number", "position")
     )
-    tables, table_ids, ghosts, names = [], [], set(), {}
+    tables, table_ids, ghosts, names, keepers = [], [], set(), {}, []
     for table_id, table_seats in groupby(seats, key=lambda seat: seat.table_id):
         ids = []
-        for seat in table_seats:
+        keeper = 1
+        for index, seat in enumerate(table_seats, start=1):
             key = str(seat.player_id)
             ids.append(key)
             names[key] = (seat.player.name, seat.player.is_ghost)
             if seat.player.is_ghost:
                 ghosts.add(key)
+            if seat.keeps_score:
+                keeper = index
         tables.append(tuple(ids))
         table_ids.append(table_id)
-    return tuple(tables), frozenset(ghosts), tuple(table_ids), names
+        keepers.append(keeper)
+    return tuple(tables), frozenset(ghosts), tuple(table_ids), names, tuple(keepers)
+
+
+def roll_fact(dice, outcome, face, called, target, rules):
+    """A stored roll as scoring takes it (a quick button's outcome turned into dice that score
+    the same), and a quick button's roll as it was entered, in words ("" for dice)."""
+    if outcome:
+        fact = RollFact(quick_dice(outcome, target, rules, face), called)
+        return fact, entry_words(outcome, face)
+    return RollFact(tuple(d for d in dice if d is not None), called), ""
 
 
 def cached(round_id, version, started_at):
@@ -122,8 +143,8 @@ def load(round_: Round, rules, *, written=False) -> LiveRound:
     `written`: this transaction has already changed the round's facts."""
     if (live := cached(round_.id, round_.version, round_.started_at)) is not None:
         return live
-    seating, ghosts, table_ids, names = seating_of(round_)
-    state = RoundState.start(seating, rules, round_.target, ghosts=ghosts)
+    seating, ghosts, table_ids, names, keepers = seating_of(round_)
+    state = RoundState.start(seating, rules, round_.target, ghosts=ghosts, first_seats=keepers)
     live = LiveRound(
         round_.id,
         round_.version,
@@ -140,19 +161,24 @@ def load(round_: Round, rules, *, written=False) -> LiveRound:
     rolls = (
         Roll.objects.filter(round=round_)
         .order_by("id")
-        .values_list("id", "table__number", "die1", "die2", "die3", "die4", "called", "voided_by")
+        .values_list(
+            "id", "table__number", "die1", "die2", "die3", "die4", "outcome", "face", "called",
+            "before_bell", "voided_by",
+        )
     )  # plain rows: a round's replay reads hundreds of them
     bells = list(RoundBell.objects.filter(round=round_).order_by("after_roll_id", "id"))
     voids = [0] * len(seating)  # a void is a fact too: it moves the table's version on
-    for roll_id, number, *faces, called, voided_by in rolls:
+    for roll_id, number, *dice, outcome, face, called, before_bell, voided_by in rolls:
         if voided_by is not None:
             voids[number - 1] += 2  # the roll itself, and its void
             continue
         while bells and bells[0].after_roll_id < roll_id:
             bells.pop(0)
             live = live.apply_bell(live.version)
-        fact = RollFact(tuple(face for face in faces if face is not None), called)
-        live = live.apply_roll(number, roll_id, fact, live.version)
+        fact, entry = roll_fact(dice, outcome, face, called, round_.target, rules)
+        live = live.apply_roll(
+            number, roll_id, fact, live.version, before_bell=before_bell, entry=entry
+        )
     if bells:
         live = live.apply_bell(live.version)
     extras = tuple(

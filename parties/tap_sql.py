@@ -40,11 +40,6 @@ EARLIER_TAP_SQL = (
     "SELECT ro.round_id, t.party_id, t.number FROM parties_roll ro "
     "JOIN parties_table t ON t.id = ro.table_id WHERE ro.tap_id = %s"
 )
-INSERT_ROLL_SQL = (
-    "INSERT INTO parties_roll (round_id, table_id, roller_id, phase, die1, die2, die3, die4, "
-    "called, tap_id, entered_by, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-    "%s, %s) ON CONFLICT (tap_id) DO NOTHING RETURNING id"
-)
 ROLL_FIELDS = (
     "round",
     "table",
@@ -54,11 +49,20 @@ ROLL_FIELDS = (
     "die2",
     "die3",
     "die4",
+    "outcome",
+    "face",
     "called",
+    "before_bell",
     "tap_id",
     "entered_by",
     "created_at",
 )
+INSERT_ROLL_SQL = (
+    "INSERT INTO parties_roll (round_id, table_id, roller_id, phase, die1, die2, die3, die4, "
+    "outcome, face, called, before_bell, tap_id, entered_by, created_at) VALUES (%s, %s, %s, "
+    "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tap_id) DO NOTHING RETURNING id"
+)
+assert INSERT_ROLL_SQL.count("%s") == len(ROLL_FIELDS)
 BUMP_ROUND_SQL = "UPDATE parties_round SET version = version + 1 WHERE id = %s"
 # PostgreSQL: both in one statement, the round bumped only if the roll went in.
 INSERT_ROLL_AND_BUMP_SQL = (

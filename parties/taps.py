@@ -22,6 +22,7 @@ from parties.services import PartyError
 from scoring import InvalidRoll
 
 CALLED = {"yes": True, "no": False, "": None}
+BELL_SEEN = {"1": True, "0": False}
 
 
 def as_int(value, what):
@@ -59,6 +60,9 @@ def tap_fields(data):
         **_roll_from(data),
         "seen": as_int(data.get("seen"), "table version"),
         "round_id": as_int(data["round"], "round") if data.get("round") else None,
+        # Whether the phone showed the bell when the roll's entry began ("1"/"0"); a form
+        # without it (no script) is taken as having seen everything the server has.
+        "bell_seen": BELL_SEEN.get(data.get("bell_seen", "")),
     }
 
 
@@ -74,6 +78,8 @@ def answer(record):
     payload = {"status": result.status, "version": result.table_version, "seq": result.seq}
     if result.ask:
         payload["ask"] = result.ask
+    if result.message:
+        payload["message"] = result.message
     return 200, payload
 
 

@@ -58,3 +58,23 @@ def mini_face_matters(rules: Rules) -> bool:
     """Whether the scorekeeper must say which number a mini Bunco showed: it changes the score,
     or (traveling `triple`) whether the roller takes the fuzzy die."""
     return rules.mini_bunco_points == "sum" or rules.dice == 4 or rules.traveling == "triple"
+
+
+OUTCOME_WORDS = {
+    "miss": "nothing",
+    "one": "1 point",
+    "two": "2 points",
+    "three": "3 points",
+    "bunco": "Bunco",
+}
+
+
+def entry_words(outcome: str = "", face: int | None = None, dice=()) -> str:
+    """A roll as it was entered, in words for people: "2 points", "a mini Bunco of 4s", or the
+    dice faces ("3 3 1") when the scorekeeper tapped them. A quick button's roll is never shown
+    as the dice `quick_dice` makes up for it."""
+    if outcome == "mini":
+        return f"a mini Bunco of {face}s" if face else "a mini Bunco"
+    if outcome:
+        return OUTCOME_WORDS.get(outcome, outcome)
+    return " ".join(str(d) for d in dice)

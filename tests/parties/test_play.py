@@ -13,6 +13,7 @@ from parties import corrections, play, selectors, state
 from parties.models import (
     AccessLink,
     Correction,
+    LateTap,
     Party,
     Roll,
     Round,
@@ -142,7 +143,8 @@ def test_the_head_table_reaching_21_rings_the_bell_once_for_every_table(party):
     assert Party.objects.get(pk=party.pk).seq > seq_before
     assert now.table(1).finishing  # the bell ringer finishes the turn
     assert now.table(3).finishing  # a turn under way is finished
-    assert now.table(2).rolloff_needed  # no roll yet: stops at once, 0-0 is a tie
+    # No roll yet at table 2: its scorekeeper holds the dice, and that turn is finished too.
+    assert now.table(2).finishing and now.table(2).turn_rolls == 0
     tap(party, 1, (1, 4, 5))  # points rolled while finishing count
     assert points(party, 1) == (22, 0)
     play.bell_ring(party=party, by="host")  # a second bell changes nothing
@@ -243,7 +245,7 @@ def test_the_host_rings_the_bell_by_hand_once(party):
     assert RoundBell.objects.get().rung_by == "host"
     _round, now = live(party)
     assert now.state.bell and now.state.bell_table is None
-    assert now.table(2).finishing and now.table(1).rolloff_needed
+    assert now.table(2).finishing and now.table(1).finishing  # whoever holds the dice
 
 
 def test_a_paused_party_refuses_taps_until_it_resumes(party):
@@ -374,16 +376,44 @@ def test_every_preset_plays_a_whole_night_through_the_services(preset, players):
     assert [prize.key for prize in prizes] == list(p.rules.prizes)
 
 
-def test_a_tap_made_for_a_round_that_has_ended_is_not_counted_in_the_next(party):
+def test_a_tap_for_a_round_that_has_closed_is_held_for_the_host_not_counted_in_the_next(party):
     first, _now = live(party)
     finish_round(party)
     play.round_start(party=party, by="host")
     count = Roll.objects.count()
+    tap_id = uuid.uuid4()
+    for _ in range(2):  # resent: held once
+        result = play.roll_record(
+            party_id=party.id, table_number=2, tap_id=tap_id, outcome="two", called=None,
+            seen=0, link_ids=scorer(party, 2), round_id=first.id, bell_seen=False,
+        )
+        assert result.status == "held" and "went to the host" in result.message
+    assert Roll.objects.count() == count
+    late = LateTap.objects.get()
+    assert (late.round_id, late.table.number, late.status) == (first.id, 2, "pending")
+    assert late.fields == {"dice": [], "outcome": "two", "face": None, "called": None,
+                           "seen": 0, "bell_seen": False}
+    assert late.description.startswith("2 points")  # its table finished: no holder to name
+    assert late.description.endswith(", made before the bell")
+
+
+def test_a_tap_for_a_round_that_is_not_a_closed_round_of_the_party_is_refused(party):
+    count = Roll.objects.count()
     with pytest.raises(PartyError, match="round that has ended"):
         play.roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
                          dice=(2, 2, 3), called=None, seen=0, link_ids=scorer(party, 2),
-                         round_id=first.id)
-    assert Roll.objects.count() == count
+                         round_id=10**9)
+    assert Roll.objects.count() == count and not LateTap.objects.exists()
+
+
+def test_a_late_tap_that_no_game_could_have_is_refused_and_not_held(party):
+    first, _now = live(party)
+    finish_round(party)
+    with pytest.raises(PartyError, match="dice"):
+        play.roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
+                         dice=(2, 2), called=None, seen=0, link_ids=scorer(party, 2),
+                         round_id=first.id, bell_seen=False)
+    assert not LateTap.objects.exists()
 
 
 def test_a_lost_push_fails_no_write_and_the_phones_are_told_to_resync_later(monkeypatch):

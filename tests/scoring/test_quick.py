@@ -3,7 +3,7 @@
 import pytest
 
 from scoring import PRESETS, InvalidRoll, Rules, TableRound, score_roll
-from scoring.quick import call_needed, mini_face_matters, quick_dice, quick_outcomes
+from scoring.quick import call_needed, entry_words, mini_face_matters, quick_dice, quick_outcomes
 
 STANDARD = PRESETS["standard"]
 
@@ -73,3 +73,10 @@ def test_with_a_traveling_triple_the_mini_bunco_button_asks_which_number():
         quick_dice("mini", 3, rules)
     assert score_roll(quick_dice("mini", 3, rules, face=2), 3, rules).takes_fuzzy_die
     assert not score_roll(quick_dice("mini", 3, rules, face=4), 3, rules).takes_fuzzy_die
+
+
+def test_a_quick_roll_reads_as_what_was_entered_never_as_made_up_dice():
+    assert entry_words("one") == "1 point" and entry_words("two") == "2 points"
+    assert entry_words("miss") == "nothing" and entry_words("bunco") == "Bunco"
+    assert entry_words("mini", 4) == "a mini Bunco of 4s" and entry_words("mini") == "a mini Bunco"
+    assert entry_words(dice=(3, 3, 1)) == "3 3 1"
