@@ -438,3 +438,50 @@ def test_a_lost_push_fails_no_write_and_the_phones_are_told_to_resync_later(monk
     while not sent and time.monotonic() < deadline:
         time.sleep(0.01)
     assert sent == [("party-7", {"type": "resync"})]
+
+
+# -- a roll entered before its phone heard the bell ----------------------------------------------
+
+
+def late_tap(party, table, seen, bell_seen, **roll):
+    return play.roll_record(
+        party_id=party.id, table_number=table, tap_id=uuid.uuid4(), called=None, seen=seen,
+        link_ids=scorer(party, table), bell_seen=bell_seen, **roll,
+    )
+
+
+def test_a_roll_made_before_the_bell_counts_for_the_player_holding_the_dice(party):
+    tap(party, 3, (1, 2, 3))
+    tap(party, 3, (2, 3, 4))  # seat 2 holds the dice now, no roll of theirs entered yet
+    play.bell_ring(party=Party.objects.get(pk=party.pk), by="host")
+    result = late_tap(party, 3, seen=2, bell_seen=False, outcome="two")
+    assert result.status == "saved"
+    table = live(party)[1].table(3)
+    assert table.points == (1, 2) and table.finishing and table.turn_seat == 2
+    state.forget_all()  # the rows replay to the same table
+    again = live(party)[1].table(3)
+    assert (again.points, again.phase, again.turn) == (table.points, table.phase, table.turn)
+    assert Roll.objects.get(outcome="two").before_bell
+
+
+def test_a_miss_made_before_the_bell_hands_the_finishing_turn_on(party):
+    tap(party, 3, (1, 2, 3))
+    play.bell_ring(party=Party.objects.get(pk=party.pk), by="host")
+    late_tap(party, 3, seen=1, bell_seen=False, dice=(2, 3, 4))  # seat 1's miss, pre-bell
+    table = live(party)[1].table(3)
+    assert table.finishing and table.turn_seat == 2  # seat 2 held the dice at the bell
+    late_tap(party, 3, seen=2, bell_seen=True, dice=(2, 3, 4))  # seat 2's miss, after it
+    assert live(party)[1].table(3).done
+
+
+def test_where_tables_stop_at_the_bell_a_roll_made_before_it_still_counts():
+    p = new_party(finish_turn_after_bell=False)
+    play.round_start(party=p, by="host")
+    tap(p, 3, (1, 2, 3))
+    play.bell_ring(party=Party.objects.get(pk=p.pk), by="host")
+    assert live(p)[1].table(3).done
+    with pytest.raises(PartyError, match="over"):  # made after the bell: nothing to finish
+        late_tap(p, 3, seen=1, bell_seen=True, outcome="one")
+    late_tap(p, 3, seen=1, bell_seen=False, outcome="one")
+    table = live(p)[1].table(3)
+    assert table.done and table.points == (2, 0)
