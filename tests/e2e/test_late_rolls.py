@@ -1,0 +1,84 @@
+"""A roll made before the bell is never lost, played from phones in Chromium.
+
+Table 3's phone goes offline (a guest's Wi-Fi drops) and its scorekeeper taps "2 points" for
+the player holding the dice; the head table rings the bell; the phone comes back. The roll
+counts once, before the bell: the player holding the dice at the bell finishes that turn.
+"""
+
+import re
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PHONE
+from tests.e2e.test_live_round import Table, seating_of
+from tests.e2e.test_party_setup import TWELVE, create_party, link_url
+
+pytestmark = pytest.mark.e2e
+
+
+def phones(chromium, count):
+    contexts = [chromium.new_context(**PHONE) for _ in range(count)]
+    return contexts, [c.new_page() for c in contexts]
+
+
+def start_party(host, base, name):
+    create_party(host, SimpleNamespace(url=base), name, TWELVE)
+    return seating_of(host), {n: link_url(host, f"Table {n}") for n in (1, 2, 3)}
+
+
+def open_table(page, url, number):
+    page.goto(url)
+    expect(page).to_have_url(re.compile(rf"/table/{number}/$"))
+    expect(page.locator("body")).to_have_attribute("data-socket", "open")
+    return Table(page, number)
+
+
+def test_a_roll_tapped_offline_before_the_bell_counts_once_when_the_phone_is_back(
+    chromium, server, shots
+):
+    contexts, (host, head_page, t3_page) = phones(chromium, 3)
+    try:
+        seats, urls = start_party(host, server.url, "Wi-Fi drops")
+        head = open_table(head_page, urls[1], 1)
+        t3 = open_table(t3_page, urls[3], 3)
+        host.get_by_role("button", name="Start round 1").click()
+        t3.expect("playing", [0, 0], turn=seats[2][0])
+        head.expect("playing", [0, 0])
+
+        # Table 3's phone drops off the Wi-Fi; its scorekeeper taps 2 points for seat 1.
+        contexts[2].set_offline(True)
+        t3_page.get_by_role("button", name="2 points", exact=True).click()
+        expect(t3_page.locator(".outbox .tap")).to_contain_text(["2 points"])
+        shots(t3_page, "offline-tap-waiting")
+
+        # The head table rolls a called Bunco: the bell rings while table 3 is offline.
+        dialog, before = head.bunco(seats[0][0])
+        dialog.get_by_role("button", name="Yes, they called it").click()
+        head.saved(before)
+        expect(host.locator("#table-3 .phase")).to_have_text("Bell! Finish your turn")
+
+        # The phone is back: the roll goes, and counts before the bell. The scorekeeper still
+        # holds the dice (2 points keeps the turn) and finishes the turn.
+        contexts[2].set_offline(False)
+        t3_page.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(t3.live).to_have_attribute("data-version", "1")
+        t3.expect("finishing", [2, 0], turn=seats[2][0])
+        expect(host.locator("#table-3 .side-points")).to_have_text(["2", "0"])
+        expect(t3_page.locator(".outbox .tap.pending, .outbox .tap.offline")).to_have_count(0)
+        shots(t3_page, "offline-tap-counted")
+
+        # Counted once: a reload resends nothing, and the table still shows one roll.
+        t3_page.reload()
+        t3_page.wait_for_timeout(1500)
+        t3 = Table(t3_page, 3)
+        expect(t3.live).to_have_attribute("data-version", "1")
+        t3.expect("finishing", [2, 0], turn=seats[2][0])
+        t3.tap("Nothing")
+        t3.expect("done", [2, 0])
+        expect(t3.live.locator(".side-0 .side-result")).to_have_text("wins")
+        shots(t3_page, "offline-tap-table-done")
+    finally:
+        for context in contexts:
+            context.close()
