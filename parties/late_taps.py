@@ -21,6 +21,7 @@ from scoring.roll import check_dice
 class Held:
     late_tap: LateTap
     message: str
+    new: bool  # False for a resent tap, held already
 
 
 def hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_seen, entered_by):
@@ -40,7 +41,7 @@ def hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_seen, ent
     if earlier is not None:
         if earlier.party_id != party_id or earlier.table.number != table_number:
             raise PartyError("That tap id belongs to another table.")
-        return Held(earlier, _message(round_, earlier.description))
+        return Held(earlier, _message(round_, earlier.description), new=False)
     table = Table.objects.filter(party_id=party_id, number=table_number).first()
     if table is None:
         raise PartyError(f"There is no table {table_number}.")
@@ -65,7 +66,7 @@ def hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_seen, ent
         description=description[:200],
         entered_by=entered_by,
     )
-    return Held(late, _message(round_, description))
+    return Held(late, _message(round_, description), new=True)
 
 
 def _check(roll, target, table):

@@ -15,7 +15,7 @@ from django.db.models import F, Max
 from django.http import Http404
 from django.utils import timezone
 
-from parties import access, announce, late_taps, state, tap_sql
+from parties import access, announce, fuzzy_die, late_taps, state, tap_sql
 from parties.models import Party, Roll, Round, RoundBell
 from parties.round_close import close_round
 from parties.services import PartyError, lock_party
@@ -100,7 +100,10 @@ def round_start(*, party: Party, by: str) -> Round:
     rules = party.rules
     ends_at = now + timedelta(minutes=rules.round_minutes) if rules.round_end == "timed" else None
     Round.objects.filter(pk=round_.pk).update(
-        status=Round.Status.PLAYING, started_at=now, ends_at=ends_at
+        status=Round.Status.PLAYING,
+        started_at=now,
+        ends_at=ends_at,
+        **fuzzy_die.holder_at_start(round_, rules),  # the WBA's head table holds it first
     )
     Party.objects.filter(pk=party.pk).update(status=Party.Status.PLAYING)
     _bump_party(party)
@@ -167,7 +170,9 @@ def roll_record(
             entered_by=grant.role_label,
         )
         if late is not None:
-            announce.on_commit_round(party, "late_tap")
+            if late.new:  # the host's page shows it at once; a resend changes nothing
+                _bump_party(party)
+                announce.on_commit_round(party, "late_tap")
             return TapResult("held", 0, party.seq, message=late.message)
     _check_playing(party, playing)
     if round_id is not None and round_id != playing.id:

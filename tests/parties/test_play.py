@@ -382,12 +382,15 @@ def test_a_tap_for_a_round_that_has_closed_is_held_for_the_host_not_counted_in_t
     play.round_start(party=party, by="host")
     count = Roll.objects.count()
     tap_id = uuid.uuid4()
+    seqs = []
     for _ in range(2):  # resent: held once
         result = play.roll_record(
             party_id=party.id, table_number=2, tap_id=tap_id, outcome="two", called=None,
             seen=0, link_ids=scorer(party, 2), round_id=first.id, bell_seen=False,
         )
         assert result.status == "held" and "went to the host" in result.message
+        seqs.append(result.seq)
+    assert seqs[1] == seqs[0]  # the host's page heard of it once
     assert Roll.objects.count() == count
     late = LateTap.objects.get()
     assert (late.round_id, late.table.number, late.status) == (first.id, 2, "pending")
