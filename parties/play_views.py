@@ -53,6 +53,7 @@ def roll_undo(request, party_id, number):
             table_number=number,
             seen=as_int(request.POST.get("seen"), "table version"),
             by=grant.role_label,
+            round_id=as_int(request.POST["round"], "round") if request.POST.get("round") else None,
         )
     except play.StaleTap as stale:
         payload = {"status": "stale", "message": str(stale), "version": stale.version}
@@ -134,18 +135,6 @@ def party_end(request, party_id):
     party, grant = access.require_host(request, party_id)
     return _party_action(
         request, party, grant, lambda: play.party_end(party=party), "The party is over."
-    )
-
-
-@require_POST
-def roll_void(request, party_id, roll_id):
-    party, grant = access.require_host(request, party_id)
-    return _party_action(
-        request,
-        party,
-        grant,
-        lambda: corrections.roll_void(party=party, roll_id=roll_id, by="host"),
-        "The roll was voided; the scores have been recomputed.",
     )
 
 

@@ -104,3 +104,175 @@ def _before(round_):
     return Q(bunco_set__number__lt=set_number) | Q(
         bunco_set__number=set_number, number__lt=round_.number
     )
+
+
+def later_rounds(round_):
+    """The rounds after `round_` in play order (the waiting next round, or rounds played)."""
+    set_number = round_.bunco_set.number
+    return (
+        Round.objects.filter(party_id=round_.party_id)
+        .filter(
+            Q(bunco_set__number__gt=set_number)
+            | Q(bunco_set__number=set_number, number__gt=round_.number)
+        )
+        .select_related("bunco_set")
+        .order_by("bunco_set__number", "number")
+    )
+
+
+def reopen_refusal(party, round_):
+    """Why the closed `round_` cannot be reopened, or "" when it can: its next round has not
+    started (or it was the night's last round, or a break follows it) and the host has not
+    ended the party."""
+    later = list(later_rounds(round_))
+    started = next((r for r in later if r.status != Round.Status.WAITING), None)
+    if started is not None:
+        return f"round {started.number} of set {started.bunco_set.number} has started"
+    if party.status == Party.Status.FINISHED and later:
+        return "the host ended the party"
+    return ""
+
+
+def reopen_round(party, round_, live, starting_holder):
+    """Take back the close of `round_` (its next round still waits): its sheet lines and the
+    waiting next round with its seats go, the round is in play again and the party with it.
+    `live` is the round's replay after the change; `starting_holder` the fuzzy die's holder
+    when the round began (see starting_holder)."""
+    ScoreSheetLine.objects.filter(round_id=round_.pk).delete()
+    for waiting in later_rounds(round_).filter(status=Round.Status.WAITING):
+        waiting.delete()  # its seats go with it (no roll can belong to a waiting round)
+    fields = {
+        "status": Round.Status.PLAYING,
+        "closed_at": None,
+        "last_bunco": None,
+        "fuzzy_die_id": starting_holder,
+    }
+    if not live.state.bell:
+        fields["bell_at"] = None  # the roll that rang it was taken back
+    Round.objects.filter(pk=round_.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(round_, name, value)
+    Party.objects.filter(pk=party.id).update(status=Party.Status.PLAYING)
+    party.status = Party.Status.PLAYING
+    _bump_party(party)
+    announce.on_commit_round(party, "reopened")
+
+
+def starting_holder(round_, taker_before):
+    """The fuzzy die's holder stored on a closed round before it was taken this round: a
+    preset's starting holder, or the holder carried from an earlier round. `taker_before` is
+    who took it in the round's replay before the change (None if nobody did)."""
+    stored = Round.objects.filter(pk=round_.pk).values_list("fuzzy_die_id", flat=True).first()
+    if stored and str(stored) != taker_before:
+        return stored
+    return None
+
+
+def recompute_closed(party, round_, live, rules, taker_before):
+    """A closed round whose rolls changed and which is still over: its sheet lines, last Bunco
+    and fuzzy die again from `live` (the replay after the change), the fuzzy die of the closed
+    rounds after it, and the waiting next round's seats if it has not started. Returns what
+    changed, in words for people."""
+    players = {str(p.id): p for p in Player.objects.filter(party_id=party.id)}
+    tables = {t.number: t for t in Table.objects.filter(party_id=party.id)}
+    before = {
+        line.player_id: line for line in ScoreSheetLine.objects.filter(round_id=round_.pk)
+    }
+    ScoreSheetLine.objects.filter(round_id=round_.pk).delete()
+    lines = sheet_lines(round_, live, players, tables)
+    ScoreSheetLine.objects.bulk_create(lines)
+    holder = int(live.state.fuzzy_die) if live.state.fuzzy_die else None
+    if holder is None:
+        holder = starting_holder(round_, taker_before) or previous_holder(party.id, round_)
+    Round.objects.filter(pk=round_.pk).update(
+        last_bunco=players.get(live.state.last_bunco), fuzzy_die_id=holder
+    )
+    name = f"Round {round_.number}" + (f" of set {round_.bunco_set.number}" if _sets(rules) else "")
+    effects = sheet_changes(name, before, lines, players)
+    effects += _carry_fuzzy_die(party, round_, rules, holder)
+    effects += _reseat_next(party, round_, live, rules, players, tables)
+    if not effects:
+        effects = [f"{name}: no result changed"]
+    _bump_party(party)
+    announce.on_commit_round(party, "corrected")
+    return effects
+
+
+def _sets(rules):
+    return getattr(rules, "sets", 1) > 1
+
+
+def sheet_changes(name, before, lines, players):
+    """What changed on the sheets, per table: W/L first, then points, Buncos and minis."""
+    effects = []
+    by_table = {}
+    for line in lines:
+        by_table.setdefault(line.table.number, []).append(line)
+    for number, table_lines in sorted(by_table.items()):
+        now_win, now_lose, tallies = [], [], []
+        for line in table_lines:
+            old = before.get(line.player_id)
+            who = players[str(line.player_id)].name
+            if old is None or old.won != line.won:
+                (now_win if line.won else now_lose).append(who)
+            changed = [
+                f"{label} {getattr(old, field) if old else 0} → {getattr(line, field)}"
+                for field, label in (("points", "points"), ("buncos", "Buncos"),
+                                     ("mini_buncos", "minis"))
+                if old is None or getattr(old, field) != getattr(line, field)
+            ]
+            if changed:
+                tallies.append(f"{who} {', '.join(changed)}")
+        parts = []
+        if now_win:
+            parts.append(f"{' & '.join(now_win)} now win")
+        if now_lose:
+            parts.append(f"{' & '.join(now_lose)} now lose")
+        parts += tallies
+        if parts:
+            effects.append(f"{name}, table {number}: {'; '.join(parts)}")
+    return effects
+
+
+def _carry_fuzzy_die(party, round_, rules, holder):
+    """The closed rounds after `round_` carry the fuzzy die's holder forward where nobody took
+    it in them."""
+    from parties import state
+
+    if getattr(rules, "traveling", "off") == "off":
+        return []
+    effects = []
+    for later in later_rounds(round_).filter(status=Round.Status.CLOSED):
+        taker = state.load(later, rules).state.fuzzy_die
+        now = int(taker) if taker else holder
+        if now != later.fuzzy_die_id:
+            Round.objects.filter(pk=later.pk).update(fuzzy_die_id=now)
+            who = Player.objects.filter(pk=now).values_list("name", flat=True).first()
+            effects.append(f"After round {later.number}: the fuzzy die is {who or 'nobody'}'s")
+        holder = now
+    return effects
+
+
+def _reseat_next(party, round_, live, rules, players, tables):
+    """The waiting next round is seated again from the corrected winners; one already started
+    keeps the seats it was played in."""
+    nxt = later_rounds(round_).first()
+    if nxt is None:
+        return []
+    if nxt.status != Round.Status.WAITING:
+        return [f"Round {nxt.number} had already started: its seats stay as they were played"]
+    old = list(Seat.objects.filter(round=nxt).order_by("table__number", "position")
+               .values_list("table__number", "player_id"))
+    seating = next_seating(
+        [list(t) for t in live.seating], list(live.state.winners), rules, live.ghosts
+    )
+    new = [(number, int(pid)) for number, seated in enumerate(seating, start=1) for pid in seated]
+    if new == old:
+        return []
+    Seat.objects.filter(round=nxt).delete()
+    Seat.objects.bulk_create(
+        Seat(round=nxt, table=tables[number], player=players[pid], position=position)
+        for number, seated in enumerate(seating, start=1)
+        for position, pid in enumerate(seated, start=1)
+    )
+    return [f"Round {nxt.number} (not started yet) is seated again"]

@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from parties import play_views, views
+from parties import correction_views, play_views, seat_views, views
 
 
 class IdConverter:
@@ -49,6 +49,11 @@ urlpatterns = [
     path("parties/<id:party_id>/results/", views.results, name="results"),
     path("parties/<id:party_id>/table/<id:number>/rolls/", play_views.roll_create, name="roll"),
     path("parties/<id:party_id>/table/<id:number>/undo/", play_views.roll_undo, name="undo"),
+    path(
+        "parties/<id:party_id>/table/<id:number>/scorekeeper/",
+        seat_views.scorekeeper_set,
+        name="keep_score",
+    ),
     path("parties/<id:party_id>/start/", play_views.round_start, name="start"),
     path("parties/<id:party_id>/clock/", play_views.clock_out, name="clock"),
     path("parties/<id:party_id>/host/bell/", play_views.bell_ring, name="bell"),
@@ -64,7 +69,22 @@ urlpatterns = [
     path("parties/<id:party_id>/host/arrive/", play_views.player_arrive, name="arrive"),
     path(
         "parties/<id:party_id>/host/rolls/<id:roll_id>/void/",
-        play_views.roll_void,
+        correction_views.roll_void,
         name="void",
+    ),
+    path(
+        "parties/<id:party_id>/host/rolls/<id:roll_id>/correct/",
+        correction_views.roll_correct,
+        name="correct",
+    ),
+    path(
+        "parties/<id:party_id>/host/late/<id:late_tap_id>/apply/",
+        correction_views.late_tap_apply,
+        name="late_apply",
+    ),
+    path(
+        "parties/<id:party_id>/host/late/<id:late_tap_id>/dismiss/",
+        correction_views.late_tap_dismiss,
+        name="late_dismiss",
     ),
 ]

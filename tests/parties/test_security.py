@@ -99,6 +99,9 @@ def post_routes(party):
         undo=reverse("parties:undo", args=[party.id, 1]),
         prize_rolloff=reverse("parties:prize_rolloff", args=[party.id, "most_buncos"]),
         void=reverse("parties:void", args=[party.id, 1]),
+        correct=reverse("parties:correct", args=[party.id, 1]),
+        late_apply=reverse("parties:late_apply", args=[party.id, 1]),
+        late_dismiss=reverse("parties:late_dismiss", args=[party.id, 1]),
     )
     return routes
 
