@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from parties import access, selectors, services
+from parties import access, correction_views, selectors, services
 from parties.forms import PartyCreateForm, preset_initial, rules_summary
 from parties.models import AccessLink, Party, Player
 from scoring import PRESETS
@@ -108,6 +108,7 @@ def _host_context(request, party):
         "table_numbers": ",".join(str(n) for n in party.tables.values_list("number", flat=True)),
         "live_html": _live_html(party, round_, None),
         "rolls": selectors.round_rolls(round_) if round_.status != round_.Status.WAITING else [],
+        **correction_views.host_context(party),
     }
 
 
@@ -225,6 +226,9 @@ def table(request, party_id, number):
             "faces": range(1, 7),
             "tap_id": uuid.uuid4(),
             "can_start": round_.status == round_.Status.WAITING and access_.can_score(1),
+            "closed_undo": correction_views.closed_undo(party, number)
+            if round_.status != round_.Status.PLAYING
+            else None,
             "fuzzy_die": selectors.fuzzy_die_holder(party) if rules.traveling != "off" else None,
         },
     )
@@ -284,7 +288,13 @@ def results(request, party_id):
     return render(
         request,
         "parties/results.html",
-        {"party": party, "rows": rows, "prizes": prizes, "access": access_},
+        {
+            "party": party,
+            "rows": rows,
+            "prizes": prizes,
+            "access": access_,
+            "corrections": correction_views.audit_lines(party),
+        },
     )
 
 
