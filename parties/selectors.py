@@ -11,7 +11,8 @@ from parties.models import AccessLink, Party, PrizeRollOff, Round, ScoreSheetLin
 
 def current_round(party: Party) -> Round:
     """The round being played, or the next to start (the last one once the party is over)."""
-    rounds = Round.objects.filter(party=party).select_related("bunco_set")
+    # Through the party's manager, so each round knows its party (and rules) without a query.
+    rounds = party.rounds.select_related("bunco_set")
     return rounds.exclude(status=Round.Status.CLOSED).first() or rounds.last()
 
 
@@ -21,13 +22,15 @@ class SeatView:
     player_id: int
     name: str
     is_ghost: bool
-    partner: str
+    partner: str  # "" in individual play, which has no partners
+    keeps_score: bool = False  # chosen as the table's scorekeeper this round
 
 
 @dataclass(frozen=True)
 class TableView:
     number: int
     seats: list
+    team_play: bool = True
 
     @property
     def is_head(self):
@@ -35,12 +38,19 @@ class TableView:
 
     @property
     def scorekeeper(self):
-        """Who keeps score and rolls first, as the rules say (a ghost cannot)."""
+        """Who keeps score and rolls first, as the rules say: the seat chosen to keep score
+        (seat 1 unless someone took over), or its partner where a ghost sits there."""
         from scoring.table import scorekeeper_seat
 
         ids = [str(seat.player_id) for seat in self.seats]
         ghosts = frozenset(str(seat.player_id) for seat in self.seats if seat.is_ghost)
-        return self.seats[scorekeeper_seat(ids, ghosts) - 1]
+        chosen = next((i for i, s in enumerate(self.seats, start=1) if s.keeps_score), 1)
+        return self.seats[scorekeeper_seat(ids, ghosts, chosen) - 1]
+
+    @property
+    def can_keep_score(self):
+        """The players who may keep score here: everyone seated but the ghosts."""
+        return [seat for seat in self.seats if not seat.is_ghost]
 
 
 def seating(round_: Round) -> list[TableView]:
@@ -49,6 +59,7 @@ def seating(round_: Round) -> list[TableView]:
         .select_related("table", "player")
         .order_by("table__number", "position")
     )
+    team_play = round_.party.rules.team_size == 2
     tables = {}
     for seat in seats:
         tables.setdefault(seat.table.number, []).append(seat)
@@ -64,10 +75,14 @@ def seating(round_: Round) -> list[TableView]:
                         s.player_id,
                         s.player.name,
                         s.player.is_ghost,
-                        _partner_name(by_position, s.position, len(table_seats)),
+                        _partner_name(by_position, s.position, len(table_seats))
+                        if team_play
+                        else "",
+                        s.keeps_score,
                     )
                     for s in table_seats
                 ],
+                team_play,
             )
         )
     return views
@@ -207,16 +222,81 @@ def live_tables(party, round_, numbers=None):
 
 
 def fuzzy_die_holder(party):
-    """Who holds the traveling die now: this round's taker, else the last closed round's."""
+    """Who holds the traveling die now: this round's taker, else the holder stored on the round
+    in play (the starting holder, docs/rules.md section 8), else the last closed round's."""
     from parties.models import Player
 
     round_ = current_round(party)
     state_ = live_round(party, round_)
     if state_ is not None and state_.state.fuzzy_die:
         return Player.objects.filter(pk=int(state_.state.fuzzy_die)).first()
+    if state_ is not None and round_.fuzzy_die_id:
+        return Player.objects.filter(pk=round_.fuzzy_die_id).first()
     closed = Round.objects.filter(party=party, status=Round.Status.CLOSED, fuzzy_die__isnull=False)
     last = closed.order_by("-closed_at").select_related("fuzzy_die").first()
     return last.fuzzy_die if last else None
+
+
+@dataclass(frozen=True)
+class FuzzyDieView:
+    """The fuzzy die's line on every page: "Fuzzy die: Ann (head table)"."""
+
+    name: str  # the holder, or "nobody yet"
+    note: str = ""  # "head table" while the starting holder has it
+
+
+def fuzzy_die(party) -> FuzzyDieView | None:
+    """Who holds the fuzzy die, as every page shows it; None when the rules have no fuzzy die."""
+    from parties import fuzzy_die as starts
+
+    rules = party.rules
+    if rules.traveling == "off":
+        return None
+    holder = fuzzy_die_holder(party)
+    if holder is None:
+        if rules.fuzzy_die_starts == "head_table" and party.status == Party.Status.SETUP:
+            return FuzzyDieView("nobody yet", "the head table's scorekeeper takes it at the start")
+        return FuzzyDieView("nobody yet")
+    at_start = rules.fuzzy_die_starts == "head_table" and holder.id == starts.first_holder_id(
+        party
+    )
+    return FuzzyDieView(holder.name, "head table" if at_start else "")
+
+
+@dataclass(frozen=True)
+class HostFacts:
+    """The host's header: who is playing, what is happening, and under which rules."""
+
+    players: int
+    ghosts: int
+    stage: str
+    rules_name: str
+
+
+def host_facts(party, round_, tables) -> HostFacts:
+    """The facts from the round shown (`tables` is its seating): the players and ghosts seated
+    in it, not every name ever added (one who went home stays a player row; a ghost a late
+    arrival replaced stays a ghost row)."""
+    from scoring.rules import rules_name
+
+    seats = [seat for table in tables for seat in table.seats]
+    ghosts = sum(seat.is_ghost for seat in seats)
+    stage = party_stage(party, round_)
+    return HostFacts(len(seats) - ghosts, ghosts, stage, rules_name(party.preset, party.rules))
+
+
+def party_stage(party, round_) -> str:
+    """What is happening now, in words for the host's header."""
+    where = f"Set {round_.bunco_set.number}, round {round_.number}"
+    if party.status == Party.Status.FINISHED:
+        return "Finished"
+    if party.status == Party.Status.BREAK:
+        return f"Break after set {round_.bunco_set.number - 1}"
+    if party.status == Party.Status.SETUP:
+        return "Setting up"
+    if round_.status == Round.Status.PLAYING:
+        return f"{where} paused" if party.paused_at else f"{where} in play"
+    return f"{where} waiting to start"
 
 
 @dataclass(frozen=True)
@@ -230,6 +310,7 @@ def party_results(party):
     """Every real player's totals for the night, and the prizes the host chose."""
     from scoring import ScoreSheet as RulesSheet
     from scoring import award_prizes
+    from scoring.party import standing
 
     players = list(party.players.filter(is_ghost=False))
     marks = {p.id: [] for p in players}
@@ -254,9 +335,10 @@ def party_results(party):
         fuzzy_die=str(holder.id) if holder else None,
     )
     names = {str(p.id): p.name for p in players}
+    rules = party.rules
     rows = sorted(
         (ResultRow(p.id, p.name, sheets[str(p.id)]) for p in players),
-        key=lambda row: (-row.sheet.wins, -row.sheet.points, row.name),
+        key=lambda row: (tuple(-n for n in standing(row.sheet, rules)), row.name),
     )
     rolloffs = list(PrizeRollOff.objects.filter(party=party))
     prize_rows = []

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from parties import access, correction_views, selectors, services
-from parties.forms import PartyCreateForm, preset_initial, rules_summary
+from parties import access, correction_views, page_facts, seat_changes, selectors, services
+from parties.forms import PartyCreateForm, preset_initial
 from parties.models import AccessLink, Party, Player
 from scoring import PRESETS
 from scoring.quick import mini_face_matters, quick_outcomes
@@ -90,25 +90,20 @@ def redeem(request, token):
 
 def _host_context(request, party):
     round_ = selectors.current_round(party)
+    tables = selectors.seating(round_)
     return {
         "party": party,
         "code_shown": services.party_code_shown(party.code),
         "rules": party.rules,
-        "rules_summary": rules_summary(party.rules),
         "round": round_,
-        "tables": selectors.seating(round_),
+        "tables": tables,
         "links": selectors.party_links(party, request.build_absolute_uri("/")),
         "players": party.players.all(),
-        "player_count": party.players.filter(is_ghost=False).count(),
-        "ghost_count": party.players.filter(is_ghost=True).count(),
-        "can_reseat": party.status == Party.Status.SETUP
-        and round_.number == 1
-        and round_.bunco_set.number == 1
-        and round_.status == round_.Status.WAITING,
         "table_numbers": ",".join(str(n) for n in party.tables.values_list("number", flat=True)),
         "live_html": _live_html(party, round_, None),
         "rolls": selectors.round_rolls(round_) if round_.status != round_.Status.WAITING else [],
         **correction_views.host_context(party),
+        **page_facts.host_context(party, round_, tables),  # header, fuzzy die, reseats
     }
 
 
@@ -146,7 +141,7 @@ def host_swap(request, party_id):
             a, b = int(request.POST.get("player_a", "")), int(request.POST.get("player_b", ""))
         except ValueError:
             raise services.PartyError("Pick two players to swap.") from None
-        services.party_swap_players(party=party, player_a=a, player_b=b)
+        seat_changes.players_swap(party=party, player_a=a, player_b=b)
 
     return _host_change(request, party_id, swap)
 
@@ -229,7 +224,8 @@ def table(request, party_id, number):
             "closed_undo": correction_views.closed_undo(party, number)
             if round_.status != round_.Status.PLAYING
             else None,
-            "fuzzy_die": selectors.fuzzy_die_holder(party) if rules.traveling != "off" else None,
+            "fuzzy_die": selectors.fuzzy_die(party),
+            "offer_keep_score": "table",
         },
     )
 
@@ -248,6 +244,7 @@ def party_view(request, party_id):
             "tables": selectors.seating(round_),
             "players": party.players.filter(is_ghost=False),
             "access": access_,
+            "fuzzy_die": selectors.fuzzy_die(party),
         },
     )
 
@@ -273,9 +270,7 @@ def player(request, party_id, player_id):
             "sheet": selectors.score_sheet(player),
             "own": player.id in access_.player_ids,
             "live_html": live_html[0] if live_html else "",
-            "fuzzy_die": selectors.fuzzy_die_holder(party)
-            if party.rules.traveling != "off"
-            else None,
+            "fuzzy_die": selectors.fuzzy_die(party),
         },
     )
 

@@ -97,6 +97,7 @@ def post_routes(party):
         link_reissue=reverse("parties:link_reissue", args=[party.id, link.id]),
         roll=reverse("parties:roll", args=[party.id, 1]),
         undo=reverse("parties:undo", args=[party.id, 1]),
+        keep_score=reverse("parties:keep_score", args=[party.id, 1]),
         prize_rolloff=reverse("parties:prize_rolloff", args=[party.id, "most_buncos"]),
         void=reverse("parties:void", args=[party.id, 1]),
         correct=reverse("parties:correct", args=[party.id, 1]),

@@ -1,0 +1,29 @@
+"""The live facts the host's page states besides the tables: who is playing, what is happening,
+the rules' name, the fuzzy die, and which seat changes the host may make now."""
+
+from parties import seat_changes, selectors
+from parties.forms import rules_summary as all_rules
+
+
+def host_context(party, round_, tables) -> dict:
+    reseat = seat_changes.reseat_allowed(party, round_)
+    return {
+        "facts": selectors.host_facts(party, round_, tables),
+        "fuzzy_die": selectors.fuzzy_die(party),
+        "reseat": reseat,
+        "can_reseat": bool(reseat),
+        "offer_keep_score": "host",
+        "rules_summary": rules_summary(party.rules),
+    }
+
+
+# Options that mean nothing without teams: individual play shows no partners anywhere.
+TEAM_ONLY = {"Partners"}
+
+
+def rules_summary(rules):
+    """The host's list of the party's rules, without the team options in individual play."""
+    rows = all_rules(rules)
+    if rules.team_size == 1:
+        rows = [row for row in rows if row[0] not in TEAM_ONLY]
+    return rows

@@ -1,0 +1,147 @@
+"""Seats that change while a round waits to start: a player takes over as a table's scorekeeper
+(docs/rules.md section 5, last paragraph), and, with `rotation: none`, the host swaps two
+players before the first round of a later set (kept as a correction, with what it changed).
+
+Each write locks the party's row first, as every live write does (parties/services.lock_party),
+and the waiting round's row after it, so it cannot interleave with that round's start.
+"""
+
+from django.db import transaction
+from django.db.models import F
+
+from parties import announce, services
+from parties.models import Correction, Party, Round, Seat
+from parties.services import PartyError, lock_party
+from scoring import SeatingError, check_seating
+
+
+def _waiting_round(party):
+    """The round to be played next, locked, or why seats cannot change now."""
+    lock_party(party)
+    if party.status == Party.Status.FINISHED:
+        raise PartyError("The party is over.")
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("bunco_set")
+        .filter(party=party)
+        .exclude(status=Round.Status.CLOSED)
+        .order_by("bunco_set__number", "number")
+        .first()
+    )
+    if round_ is None:
+        raise PartyError("The party is over.")
+    if round_.status != Round.Status.WAITING:
+        raise PartyError(
+            f"Round {round_.number} has started: its scorekeeper and seats stay until it ends."
+        )
+    return round_
+
+
+def _announce(party):
+    Party.objects.filter(pk=party.pk).update(seq=F("seq") + 1)
+    party.seq += 1
+    announce.on_commit_round(party, "seating")  # every phone refetches and shows it
+
+
+@transaction.atomic
+def scorekeeper_choose(*, party: Party, table_number: int, player_id: int) -> Seat:
+    """`player_id` keeps score (and rolls first) at table `table_number` in the round waiting to
+    start. One scorekeeper a table; a ghost cannot keep score."""
+    round_ = _waiting_round(party)
+    seats = list(
+        Seat.objects.filter(round=round_, table__number=table_number).select_related("player")
+    )
+    if not seats:
+        raise PartyError(f"There is no table {table_number}.")
+    chosen = next((seat for seat in seats if seat.player_id == player_id), None)
+    if chosen is None:
+        raise PartyError(f"That player does not sit at table {table_number} this round.")
+    if chosen.player.is_ghost:
+        raise PartyError("A ghost cannot keep score; pick a player at the table.")
+    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(keeps_score=False)
+    Seat.objects.filter(pk=chosen.pk).update(keeps_score=True)
+    chosen.keeps_score = True
+    _announce(party)
+    return chosen
+
+
+def reseat_allowed(party, round_) -> str:
+    """Which reseat the host may make now: "setup" (round 1 may be reshuffled or swapped),
+    "between_sets" (`rotation: none`, the first round of a later set waits), or ""."""
+    if round_ is None or round_.status != Round.Status.WAITING or round_.number != 1:
+        return ""
+    if party.status == Party.Status.SETUP and round_.bunco_set.number == 1:
+        return "setup"
+    if (
+        party.status == Party.Status.PLAYING
+        and round_.bunco_set.number > 1
+        and party.rules.rotation == "none"
+    ):
+        return "between_sets"
+    return ""
+
+
+def players_swap(*, party: Party, player_a: int, player_b: int, by: str = "host") -> None:
+    """The host's swap: before round 1 as before (services.party_swap_players), and between
+    sets with `rotation: none` as a reseat (party_reseat)."""
+    if party.status != Party.Status.SETUP and party.rules.rotation == "none":
+        party_reseat(party=party, player_a=player_a, player_b=player_b, by=by)
+    else:
+        services.party_swap_players(party=party, player_a=player_a, player_b=player_b)
+
+
+@transaction.atomic
+def party_reseat(*, party: Party, player_a: int, player_b: int, by: str = "host") -> Correction:
+    """Swap two players' seats in the waiting first round of a later set (`rotation: none`,
+    where nobody moves by the rules), kept as a Correction(kind="reseat") with its effects.
+    Where a swapped player was their table's chosen scorekeeper, the table goes back to the
+    usual one (seat 1)."""
+    if party.rules.rotation != "none":
+        raise PartyError("The app moves everyone between rounds; reseating is for rotation none.")
+    round_ = _waiting_round(party)
+    if round_.number != 1 or round_.bunco_set.number == 1:
+        raise PartyError("Players can be reseated between sets: before round 1 of the next set.")
+    seats = list(
+        Seat.objects.filter(round=round_)
+        .select_related("player", "table")
+        .order_by("table__number", "position")
+    )
+    by_player = {seat.player_id: seat for seat in seats}
+    if player_a == player_b or player_a not in by_player or player_b not in by_player:
+        raise PartyError("Pick two different players seated for the next round to swap.")
+    a, b = by_player[player_a], by_player[player_b]
+    a.player, b.player = b.player, a.player
+    seating, ghosts = _as_scoring_seating(seats)
+    try:
+        check_seating(seating, party.rules, ghosts)
+    except SeatingError as error:
+        raise PartyError(f"That swap cannot be played: {error}.") from None
+    effects = (
+        f"Set {round_.bunco_set.number}, round 1: {b.player.name} (table {b.table.number}, "
+        f"seat {b.position}) and {a.player.name} (table {a.table.number}, seat {a.position}) "
+        "swap seats"
+    )
+    # Both chairs are taken under a unique constraint, so clear them and seat the pair again.
+    Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+    Seat.objects.bulk_create(
+        Seat(round=round_, table=s.table, player=s.player, position=s.position) for s in (a, b)
+    )
+    if a.keeps_score or b.keeps_score:
+        Seat.objects.filter(round=round_, table_id__in=[a.table_id, b.table_id]).update(
+            keeps_score=False
+        )
+        effects += "; the usual scorekeeper (seat 1) keeps score there again"
+    correction = Correction.objects.create(
+        party=party, round=round_, kind=Correction.Kind.RESEAT, made_by=by, effects=effects
+    )
+    _announce(party)
+    return correction
+
+
+
+def _as_scoring_seating(seats):
+    tables = {}
+    for seat in seats:
+        tables.setdefault(seat.table.number, []).append(str(seat.player.id))
+    ghosts = frozenset(str(seat.player.id) for seat in seats if seat.player.is_ghost)
+    return [tables[n] for n in sorted(tables)], ghosts

@@ -1,0 +1,33 @@
+"""Choosing a table's scorekeeper for the waiting round (docs/rules.md section 5): from the
+table's phone or the host's seating. A plain post that redirects back with a message."""
+
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from parties import access, seat_changes
+from parties.services import PartyError
+
+
+@require_POST
+def scorekeeper_set(request, party_id, number):
+    party, access_ = access.require(request, party_id, lambda a: a.can_score(number))
+    try:
+        player_id = int(request.POST.get("player", ""))
+    except ValueError:
+        messages.error(request, "Pick who keeps score.")
+    else:
+        try:
+            seat = seat_changes.scorekeeper_choose(
+                party=party, table_number=number, player_id=player_id
+            )
+        except PartyError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request, f"{seat.player.name} keeps score at table {number} and rolls first."
+            )
+    if request.POST.get("back") == "host" and access_.host:
+        return redirect(reverse("parties:host", args=[party.id]) + "#seating")
+    return redirect("parties:table", party_id=party.id, number=number)
