@@ -81,9 +81,11 @@ def reseat_allowed(party, round_) -> str:
     return ""
 
 
+@transaction.atomic
 def players_swap(*, party: Party, player_a: int, player_b: int, by: str = "host") -> None:
     """The host's swap: before round 1 as before (services.party_swap_players), and between
     sets with `rotation: none` as a reseat (party_reseat)."""
+    lock_party(party)  # the status decided on is the one under the lock
     if party.status != Party.Status.SETUP and party.rules.rotation == "none":
         party_reseat(party=party, player_a=player_a, player_b=player_b, by=by)
     else:
