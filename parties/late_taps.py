@@ -56,7 +56,11 @@ def hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_seen, ent
     roller = at_bell.roller
     who = f" for {live.names[roller][0]}" if roller is not None else ""
     when = ", made before the bell" if bell_seen is False else ""
-    description = f"{entry}{who}{when}"
+    # A roll entered on a table another phone had changed since may be that phone's roll again
+    # (two phones, one throw): the host is told, and decides.
+    since = live.extras[table_number - 1].version != seen
+    other = "; another phone had entered rolls at that table since" if since else ""
+    description = f"{entry}{who}{when}{other}"
     late = LateTap.objects.create(
         party_id=party_id,
         round=round_,

@@ -310,8 +310,10 @@ django.setup()
 from parties import access
 from parties.models import AccessLink
 from parties.services import party_create
+from dataclasses import replace
 from scoring import PRESETS
-party = party_create(name="Fault night", player_names=NAMES, preset=PRESET, rules=PRESETS[PRESET])
+rules = replace(PRESETS[PRESET], **CHANGES)
+party = party_create(name="Fault night", player_names=NAMES, preset=PRESET, rules=rules)
 links = {"host": None, "tables": {}}
 for link in AccessLink.objects.filter(party=party).select_related("table"):
     if link.role == "host":
@@ -331,8 +333,9 @@ class Party:
 
 @pytest.fixture
 def make_party(pg, redis):
-    def make(preset="standard", names=TWELVE):
-        script = f"NAMES = {names!r}\nPRESET = {preset!r}\n" + CREATE
+    def make(preset="standard", names=TWELVE, **changes):
+        """A party of `names` on `preset`, with any rule `changes` (Rules fields)."""
+        script = f"NAMES = {names!r}\nPRESET = {preset!r}\nCHANGES = {changes!r}\n" + CREATE
         result = subprocess.run([sys.executable, "-c", script], cwd=ROOT,
                                 env=base_env(pg.url, redis.url), capture_output=True,
                                 text=True, check=True, timeout=60)
@@ -733,9 +736,9 @@ class PartyLock:
             self.conn.close()
 
 
-def started_party(make_party, daphnes, names=TWELVE):
+def started_party(make_party, daphnes, names=TWELVE, **changes):
     """A party on two daphne processes, its round 1 started by the host (on the first)."""
-    party = make_party(names=names)
+    party = make_party(names=names, **changes)
     servers = [daphnes(), daphnes()]
     host = Phone(servers[0], party, party.host_token)
     host.start_round()

@@ -96,8 +96,8 @@ def test_last_rolls_of_every_table_at_once_close_and_rotate_the_round_once(
         assert answer.status == 200 and answer.json["status"] == "saved", (n, answer)
         return answer
 
-    # Tables 2 and 3 are mid-turn (1-0), table 4 has passed the dice (1-0, no turn under way),
-    # then the head table's called Bunco (21) rings the bell.
+    # Tables 2 and 3 are mid-turn (1-0), table 4 has just passed the dice (1-0, no roll of the
+    # new turn entered), then the head table's called Bunco (21) rings the bell.
     for n in (2, 3, 4):
         tap(n, 0, SCORE)
     tap(4, 1, MISS)
@@ -107,9 +107,11 @@ def test_last_rolls_of_every_table_at_once_close_and_rotate_the_round_once(
                     "the bell on the phone")
     assert pg.value("SELECT bell_at IS NOT NULL FROM parties_round WHERE id = %s", round1)
 
-    # Table 4 stopped at the bell: it is done, and refuses more taps; nothing changes.
+    # At table 4 the player the dice had passed to finishes that turn (docs/rules.md 2.4) with
+    # a miss; the table is then done, and refuses more taps; nothing changes.
+    tap(4, 2, MISS)
     before = pg.snapshot(party.id)
-    refused = keepers[4].tap_once(4, uuid.uuid4(), 2, dice=SCORE)
+    refused = keepers[4].tap_once(4, uuid.uuid4(), 3, dice=SCORE)
     assert refused.status == 400 and refused.json["status"] == "refused", refused
     assert "over" in refused.json["message"]
     assert pg.snapshot(party.id) == before
@@ -153,16 +155,22 @@ def test_last_rolls_of_every_table_at_once_close_and_rotate_the_round_once(
     party_seq = pg.value("SELECT seq FROM parties_party WHERE id = %s", party.id)
     assert max(m["seq"] for m in screens[0].messages if m["type"] != "table") == party_seq
 
-    # Taps for the closed round are refused with a message; nothing changes. A retry of a
-    # tap the round saved is still recognised as that tap.
+    # Taps for the closed round count nowhere: each is held for the host as a late roll, with
+    # a message for the phone; no roll, round or sheet changes. A retry of a tap the round
+    # saved is still recognised as that tap.
     before = pg.snapshot(party.id)
     for n in (1, 2, 3, 4):
         late = keepers[n].tap_once(n, uuid.uuid4(), 2, dice=SCORE)
-        assert late.status == 400 and late.json["status"] == "refused", late
-        assert late.json["message"]
+        assert late.status == 200 and late.json["status"] == "held", late
+        assert "went to the host" in late.json["message"]
     again = keepers[2].tap_once(2, last[2], 1, dice=MISS)
     assert again.status == 200 and again.json["status"] == "duplicate", again
-    assert pg.snapshot(party.id) == before
+    after = pg.snapshot(party.id)
+    assert {k: v for k, v in after.items() if k != "party"} == {
+        k: v for k, v in before.items() if k != "party"
+    }
+    assert pg.value("SELECT count(*) FROM parties_latetap WHERE party_id = %s AND round_id = %s "
+                    "AND status = 'pending'", party.id, round1) == 4
 
 
 def test_two_party_wide_changes_at_once_announce_two_different_seqs(
