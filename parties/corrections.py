@@ -165,13 +165,23 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     number = late.table.number
     if not 1 <= number <= len(before.seating):
         raise PartyError(f"Table {number} did not play in that round.")
+    correction = _correction(party, round_, Kind.LATE_TAP, by, f"table {number}: "
+                             + late.description)
     table = before.table(number)
+    played_on = []  # the table's rolls after the bell, played without this one
+    if before_bell and table.unbelled is None and before.extras[number - 1].after_bell:
+        # Taken back, so the late roll goes in before them; entered again below as far as
+        # the rules still take them.
+        played_on = list(
+            Roll.objects.filter(id__in=before.extras[number - 1].after_bell).order_by("id")
+        )
+        Roll.objects.filter(id__in=[r.id for r in played_on]).update(voided_by=correction)
+        _bump_round(round_)
+        table = _replay(round_, rules, f"add that roll to table {number}").table(number)
     if before_bell and table.unbelled is not None:
         table = table.unbelled  # the table as the phone last knew it
     seated = before.seating[number - 1]
     roller = int(table.roller) if table.roller is not None else int(seated[0])
-    correction = _correction(party, round_, Kind.LATE_TAP, by, f"table {number}: "
-                             + late.description)
     Roll.objects.create(
         round=round_,
         table_id=late.table_id,
@@ -184,11 +194,43 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
         made_by_correction=correction,
         **columns,
     )
+    dropped = _play_on(party, round_, number, played_on, correction) if played_on else []
     _settle(party, round_, before, correction, [number], f"add that roll to table {number}")
+    if dropped:
+        _finish(correction, [
+            *correction.effects.splitlines(),
+            f"{len(dropped)} roll(s) entered at table {number} after the bell "
+            f"({', '.join(dropped)}) no longer count: with this roll the table was done "
+            "without them",
+        ])
     LateTap.objects.filter(pk=late.pk).update(
         status=LateTap.Status.APPLIED, resolved_by=correction
     )
     return correction
+
+
+def _play_on(party, round_, number, played_on, correction):
+    """Enter the table's after-the-bell rolls again behind a late roll, for as long as the rules
+    still take them (with the late roll in, the table may have been done sooner, and a roll-off
+    may no longer have been needed); the rest stay voided. Returns those, in words."""
+    rules = party.rules
+    _bump_round(round_)
+    table = _replay(round_, rules, f"add that roll to table {number}").table(number)
+    dropped = []
+    for old in played_on:
+        fact, _entry = state.roll_fact(
+            old.dice, old.outcome, old.face, old.called, round_.target, rules
+        )
+        if not dropped:
+            try:
+                table = table.apply(fact)
+            except (InvalidRoll, NotAllowed):
+                pass
+            else:
+                _enter_again(old, correction, old.entered_by, {})
+                continue
+        dropped.append(entry_words(old.outcome, old.face, old.dice))
+    return dropped
 
 
 @transaction.atomic

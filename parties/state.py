@@ -28,6 +28,7 @@ class TableExtras:
     last_kind: str = ""
     last_roller: str = ""
     live_rolls: tuple = ()  # ids of the rolls that count, in order (the last is undone first)
+    after_bell: tuple = ()  # those of them played after the round's bell (finishing, roll-off)
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,9 @@ class LiveRound:
         as entered, in words (scoring.quick.entry_words; "" for dice)."""
         state = self.state.roll(number, fact, before_bell=before_bell)
         extras = list(self.extras)
+        played_after = self.state.bell and not (before_bell and self.table(number).unbelled)
         extras[number - 1] = _after(
-            extras[number - 1], state.tables[number - 1], roll_id, fact, entry
+            extras[number - 1], state.tables[number - 1], roll_id, fact, entry, played_after
         )
         return replace(self, version=version, state=state, extras=tuple(extras))
 
@@ -62,7 +64,7 @@ class LiveRound:
         return replace(self, version=version, state=self.state.ring_bell())
 
 
-def _after(extras, table, roll_id, fact, entry):
+def _after(extras, table, roll_id, fact, entry, played_after):
     last = table.last
     points = last.score.points if last.score else 0
     turn_points = 0 if last.turn_passed else extras.turn_points + points
@@ -75,6 +77,7 @@ def _after(extras, table, roll_id, fact, entry):
         last_kind=last.score.kind if last.score else "rolloff_total",
         last_roller=last.roller,
         live_rolls=extras.live_rolls + (roll_id,),
+        after_bell=extras.after_bell + (roll_id,) if played_after else extras.after_bell,
     )
 
 

@@ -504,3 +504,37 @@ def test_the_table_page_offers_undo_of_the_closed_round_while_the_next_waits(par
     assert round_of(party).status == Round.Status.PLAYING
     page = keeper.get(reverse("parties:table", args=[party.id, 3])).content.decode()
     assert "reopens round" not in page
+
+
+def test_a_late_roll_made_before_the_bell_goes_in_before_the_tables_after_bell_rolls(party):
+    closed = play_round_one(party)  # table 3: 1-0; seat 2 held the dice at the bell and missed
+    assert won(closed, 3) == (True, False)
+    late = late_tap(party, closed, 3, outcome="two")  # seat 2's 2 points, made before the bell
+    correction = corrections.late_tap_apply(party=party, late_tap_id=late.id, by="host")
+    table = loaded(party, closed).table(3)
+    assert table.done and table.points == (1, 2)  # seat 2 then finished the turn with the miss
+    assert won(closed, 3) == (False, True)
+    assert "no longer count" not in correction.effects
+
+
+def test_after_bell_rolls_the_late_roll_makes_needless_no_longer_count():
+    # Table 3 is 0-0 at the bell; its second phone enters seat 1's finishing miss and a whole
+    # roll-off, while its first phone, offline, had seat 1's 2 points from before the bell.
+    party = new_party()
+    play.round_start(party=party, by="host")
+    tap(party, 2, (1, 2, 3))
+    tap(party, 1, (1, 1, 1))  # the bell
+    tap(party, 1, (2, 3, 4))
+    tap(party, 2, (2, 3, 4))
+    for dice in [(2, 3, 4), (1, 2, 3), (2, 3, 4), (2, 3, 4), (2, 3, 4), (2, 3, 4)]:
+        tap(party, 3, dice)  # the miss, then the roll-off: seat 1 scores 1, everyone misses
+    closed = round_of(party)
+    assert closed.status == Round.Status.CLOSED and won(closed, 3) == (True, False)
+    late = late_tap(party, closed, 3, outcome="two")
+    correction = corrections.late_tap_apply(party=party, late_tap_id=late.id, by="host")
+    table = loaded(party, closed).table(3)
+    assert table.done and table.points == (2, 0) and table.rolloff is None
+    assert won(closed, 3) == (True, False)
+    assert "5 roll(s) entered at table 3 after the bell" in correction.effects
+    live_rolls = Roll.objects.filter(round=closed, table__number=3, voided_by__isnull=True)
+    assert live_rolls.count() == 2  # the late 2 points and seat 1's miss
