@@ -233,6 +233,9 @@ def roll_record(
         announce.on_commit_bell(party, round_, rung_by, after)
     else:
         announce.on_commit_tables(party, after, [table_number])
+        if after.state.fuzzy_die != live.state.fuzzy_die:  # every page shows who holds it
+            _bump_party(party)
+            announce.on_commit_round(party, "fuzzy_die")
     if after.state.over:
         round_ = Round.objects.select_related("bunco_set").get(pk=round_.id)
         close_round(party, round_, after, after.state.rules, now)

@@ -490,3 +490,17 @@ def test_where_tables_stop_at_the_bell_a_roll_made_before_it_still_counts():
     late_tap(p, 3, seen=1, bell_seen=False, outcome="one")
     table = live(p)[1].table(3)
     assert table.done and table.points == (2, 0)
+
+
+def test_the_fuzzy_die_changing_hands_tells_every_page():
+    # A roll's push goes to its table only; who holds the fuzzy die is on every page, so a
+    # taker moves the party's seq on (every phone refetches), and a roll that takes nothing
+    # does not.
+    p = new_party("wba")
+    play.round_start(party=p, by="host")
+    seq = Party.objects.get(pk=p.pk).seq
+    tap(p, 2, (1, 2, 3))
+    assert Party.objects.get(pk=p.pk).seq == seq
+    tap(p, 2, (1, 1, 1), called=True)  # a Bunco at table 2 takes the die
+    assert Party.objects.get(pk=p.pk).seq == seq + 1
+    assert live(p)[1].state.fuzzy_die is not None
