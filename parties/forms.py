@@ -122,6 +122,12 @@ class PartyCreateForm(forms.Form):
         choices=[(key, key) for key in PRESETS],
         initial="standard",
     )
+    # The preset the rule fields on the page were drawn for. Picking a preset redraws them
+    # (htmx); a form sent before that arrived holds the previous preset's rules, which the
+    # host did not choose.
+    options_for = forms.ChoiceField(
+        choices=[(key, key) for key in PRESETS], required=False, widget=forms.HiddenInput
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -150,6 +156,10 @@ class PartyCreateForm(forms.Form):
         if len(options) != len(OPTION_NAMES):
             return cleaned  # a field error is already shown
         options["prizes"] = tuple(options["prizes"])
+        drawn_for, preset = cleaned.get("options_for"), cleaned.get("preset")
+        if drawn_for and preset and drawn_for != preset:
+            cleaned["rules"] = PRESETS[preset]  # sent before the chosen preset's rules arrived
+            return cleaned
         try:
             cleaned["rules"] = Rules(**options)
         except RulesError as error:

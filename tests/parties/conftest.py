@@ -41,7 +41,7 @@ def create_form(names=TWELVE, preset="standard", **overrides):
     """The create form as a browser submits it for `preset`, with `overrides` applied."""
     from parties.forms import preset_initial
 
-    data = {"name": "Friday Bunco", "players": "\n".join(names)}
+    data = {"name": "Friday Bunco", "players": "\n".join(names), "options_for": preset}
     for key, value in preset_initial(preset).items():
         if isinstance(value, bool):
             if value:

@@ -186,3 +186,21 @@ def test_the_create_page_shows_every_rule_with_its_explanation(host):
     for option in dataclasses.fields(Rules):
         assert f'name="{option.name}"' in page, option.name
         assert option.metadata["help"].replace("'", "&#x27;") in page, option.name
+
+
+def test_a_form_sent_before_the_chosen_presets_rules_arrived_gets_that_preset(host):
+    # The host picks "wba" and taps Create before htmx has drawn the wba rules: the rule
+    # fields still hold standard's, which the host never chose.
+    from scoring import PRESETS
+
+    data = create_form(preset="standard")
+    data["preset"] = "wba"
+    response = host.post(reverse("parties:create"), data)
+    assert response.status_code == 302
+    party = Party.objects.latest("id")
+    assert party.preset == "wba" and party.rules == PRESETS["wba"]
+
+
+def test_the_rules_as_drawn_for_the_chosen_preset_are_kept_with_the_hosts_changes(host):
+    party = create_party(host, preset="wba", play_to="11")
+    assert party.rules.play_to == 11 and party.rules.sets == 4
