@@ -18,15 +18,32 @@
     return (live && live.dataset.tables) || body.dataset.tables || "";
   }
 
+  // One refetch at a time. Many things ask for one (a push, the bell's 3-second check, the
+  // page coming back into view); two in flight could land in either order and leave the older
+  // page shown. A request made while one is under way is answered by one more fetch after it,
+  // so the last page to land is always one fetched after the last request.
+  let refetching = null;  // the promise of the fetches under way
+  let wanted = false;  // asked for since the fetch under way began
   function resync() {
+    wanted = true;
+    if (!refetching) refetching = refetchWhileWanted().finally(() => { refetching = null; });
+    return refetching;
+  }
+  async function refetchWhileWanted() {
+    while (wanted) {
+      wanted = false;
+      try { await refetchLive(); } catch (e) { /* the next push, visibility or timer retries */ }
+    }
+  }
+  async function refetchLive() {
     const live = document.getElementById("live");
-    if (!live || !window.htmx) return Promise.resolve();
-    return htmx.ajax("GET", window.location.pathname, { target: "#live", swap: "outerHTML" }).then(() => {
-      const fresh = document.getElementById("live");
-      if (fresh) lastSeq = Math.max(lastSeq, Number(fresh.dataset.seq || 0));
-      document.dispatchEvent(new CustomEvent("bunco:resynced"));
-      if (tables() !== subscribed) reconnect();  // a player moved tables: watch the new one
-    });
+    if (!live || !window.htmx) return;
+    body.dataset.refetches = String(Number(body.dataset.refetches || 0) + 1);
+    await htmx.ajax("GET", window.location.pathname, { target: "#live", swap: "outerHTML" });
+    const fresh = document.getElementById("live");
+    if (fresh) lastSeq = Math.max(lastSeq, Number(fresh.dataset.seq || 0));
+    document.dispatchEvent(new CustomEvent("bunco:resynced"));
+    if (tables() !== subscribed) reconnect();  // a player moved tables: watch the new one
   }
   window.buncoResync = resync;
 
@@ -74,6 +91,9 @@
     lastSeq = message.seq;
     if (message.type === "bell") return bell();
     if (message.type === "round" && message.what === "closed") ring("Round over! See where to sit next.");
+    if (message.type === "round" && message.what === "started") {
+      ring("The round has started: roll!", { bell: false });
+    }
     resync();
   }
 
@@ -118,24 +138,66 @@
   }
 
   // The bell: a banner, a chime (Web Audio, no file to fetch), and a buzz.
+  //
+  // Browsers keep audio silent until the page is touched, so a phone nobody touched would ring
+  // without a sound. The page asks once ("Sound on", one tap, which unlocks the audio), keeps
+  // the answer in localStorage, and says whenever sound is off: not chosen, or chosen but not
+  // yet unlocked on this page load (the next tap anywhere unlocks it).
+  const SOUND_KEY = "bunco-sound";
   let audio = null;
-  function unlockAudio() {
-    if (!audio && (window.AudioContext || window.webkitAudioContext)) {
-      audio = new (window.AudioContext || window.webkitAudioContext)();
-    }
-    if (audio && audio.state === "suspended") audio.resume();
+  function soundChoice() {
+    try { return localStorage.getItem(SOUND_KEY); } catch (e) { return null; }
   }
-  document.addEventListener("pointerdown", unlockAudio, { once: false, passive: true });
+  function chooseSound(choice) {
+    try { localStorage.setItem(SOUND_KEY, choice); } catch (e) { /* private mode: ask again */ }
+  }
+  function audioRunning() { return Boolean(audio && audio.state === "running"); }
+  function unlockAudio() {
+    if (soundChoice() !== "on") return Promise.resolve();
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) {
+      audio = new Context();
+      audio.addEventListener("statechange", showSound);
+    }
+    const resumed = audio && audio.state === "suspended" ? audio.resume() : Promise.resolve();
+    return resumed.catch(() => {}).then(showSound);
+  }
+  function showSound() {
+    const bar = document.getElementById("sound-bar");
+    const choice = soundChoice();
+    const state = choice === "off" ? "off" : choice !== "on" ? "ask" : audioRunning() ? "on" : "locked";
+    body.dataset.sound = state;
+    if (!bar) return;
+    bar.hidden = state === "on";
+    bar.dataset.state = state;
+    bar.querySelector(".sound-text").textContent = {
+      ask: "Hear the bell on this phone?",
+      locked: "Sound is off until you tap the screen.",
+      off: "Sound is off.",
+    }[state] || "";
+    bar.querySelector(".sound-off").hidden = state !== "ask";
+  }
+  document.addEventListener("pointerdown", () => { unlockAudio(); }, { passive: true });
+  document.addEventListener("click", (event) => {
+    if (event.target.closest("#sound-bar .sound-on")) {
+      chooseSound("on");
+      unlockAudio().then(() => chime(0.12));  // a soft chime: this is what the bell sounds like
+    } else if (event.target.closest("#sound-bar .sound-off")) {
+      chooseSound("off");
+      showSound();
+    }
+  });
 
-  function chime() {
-    if (!audio) return;
+  function chime(volume = 0.3) {
+    if (!audioRunning()) return;
+    body.dataset.chimes = String(Number(body.dataset.chimes || 0) + 1);
     const now = audio.currentTime;
     [880, 1320, 1760].forEach((freq, i) => {
       const osc = audio.createOscillator();
       const gain = audio.createGain();
       osc.frequency.value = freq;
       gain.gain.setValueAtTime(0.0001, now + i * 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.3 / (i + 1), now + i * 0.02 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(volume / (i + 1), now + i * 0.02 + 0.02);
       gain.gain.exponentialRampToValueAtTime(0.0001, now + 1.6);
       osc.connect(gain).connect(audio.destination);
       osc.start(now + i * 0.02);
@@ -143,15 +205,19 @@
     });
   }
 
-  function ring(text) {
+  // The banner lies over the top of the page: long enough to be seen, not long enough to
+  // hide the score while the table plays on (and a tap hides it at once).
+  const BANNER_FOR = 4000;
+  function ring(text, { bell = true } = {}) {
     const banner = document.getElementById("bell-banner");
     if (banner) {
       banner.querySelector(".bell-text").textContent = text;
       banner.hidden = false;
       clearTimeout(banner._timer);
-      banner._timer = setTimeout(() => { banner.hidden = true; }, 8000);
+      banner._timer = setTimeout(() => { banner.hidden = true; }, BANNER_FOR);
     }
-    body.dataset.bells = String(Number(body.dataset.bells || 0) + 1);
+    const count = bell ? "bells" : "announcements";
+    body.dataset[count] = String(Number(body.dataset[count] || 0) + 1);
     chime();
     if (navigator.vibrate) navigator.vibrate([250, 120, 250]);
   }
@@ -195,5 +261,7 @@
   setInterval(() => { if (document.visibilityState === "visible") resync(); }, 120000);
   keepAwake();
   tick();
+  showSound();
+  unlockAudio();  // where the browser allows sound without a touch, it is on at once
   connect();
 })();

@@ -1,11 +1,35 @@
 // The scorekeeper's entry: dice faces or quick buttons, "called it?", undo, and an outbox in
 // localStorage so that no tap is lost to a dead connection or a reload. Each tap has an id
 // made here; the server records a retried tap once.
+//
+// Nothing the server said about a tap is shown for a moment only: a refused, stale or held tap
+// stays in the outbox (localStorage) with the server's words until the scorekeeper sends it
+// again or dismisses it, and the outbox is drawn again from localStorage after every refresh
+// of the live region (htmx swaps #live whole).
 (function () {
-  const STATES = { pending: "sending…", offline: "offline: will send when back", saved: "saved" };
+  // What each state of a tap says. "sendable" states go out by themselves; the others wait for
+  // the scorekeeper (an answer to "did they call it?", a resend, a dismissal).
+  const WORDS = {
+    pending: "sending…",
+    offline: "offline: will send when back",
+    asking: "waiting for “did they call it?”",
+    held_back: "held back (a tap before it was not saved): not sent",
+    saved: "saved",
+  };
+  const SENDABLE = new Set(["pending", "offline"]);
+  const UNSAVED = new Set(["pending", "offline", "asking"]);  // will change the table's version
+  const STALE_QUESTION = "Another phone entered a roll here just now: is yours a different roll?";
+  // Nobody reads a screen in 20 ms: a roll begun this soon after the table changed was begun on
+  // what the screen showed before the change.
+  const READ_GRACE_MS = 600;
+
   let sending = false;
   let retryDelay = 1000;
   let pendingFaces = [];
+  let started = null;  // what the screen showed when the roll being entered was begun
+  let lastSaved = null;  // the label of the last tap the server took, for the status line
+  let shown = null;  // {round, version, bell, before: {version, bell}, changedAt}
+  const ownVersions = new Set();  // "round:version" our own saved taps made
 
   function entry() { return document.getElementById("entry"); }
   function tableEl() {
@@ -20,6 +44,8 @@
     try { return JSON.parse(localStorage.getItem(outboxKey()) || "[]"); } catch (e) { return []; }
   }
   function store(items) { localStorage.setItem(outboxKey(), JSON.stringify(items)); }
+  function update(id, change) { store(load().map((i) => (i.id === id ? { ...i, ...change(i) } : i))); }
+  function find(id) { return load().find((i) => i.id === id); }
 
   function uuid4() {
     const b = crypto.getRandomValues(new Uint8Array(16));
@@ -28,119 +54,327 @@
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 
-  // The version the next fact will be checked against: the table's, plus what is queued.
-  function nextSeen() {
+  // --- What the screen shows, and when it last changed ---------------------------------
+
+  function observeTable() {
     const table = tableEl();
-    const base = table ? Number(table.dataset.version) : 0;
-    const known = Number(document.body.dataset.ackedVersion || 0);
-    return Math.max(base, known) + load().length;
+    if (!table) return;
+    const now = { round: table.dataset.round, version: Number(table.dataset.version), bell: table.dataset.bell === "1" ? "1" : "0" };
+    if (!shown || shown.round !== now.round) {
+      shown = { ...now, before: { version: now.version, bell: now.bell }, changedAt: -Infinity };
+    } else if (shown.version !== now.version || shown.bell !== now.bell) {
+      shown = { ...now, before: { version: shown.version, bell: shown.bell }, changedAt: performance.now() };
+    }
   }
+
+  function ours(round, version) {
+    return ownVersions.has(`${round}:${version}`)
+      || load().some((i) => UNSAVED.has(i.state) && i.fields.round === round && i.expects === version);
+  }
+
+  // The table as the scorekeeper saw it when they began this roll: the version shown then,
+  // unless it had changed under their finger (by another phone) a moment before.
+  function snapshot() {
+    observeTable();
+    if (!shown) return { version: 0, bell: "0", round: "" };
+    const recent = performance.now() - shown.changedAt < READ_GRACE_MS;
+    const seen = recent && !ours(shown.round, shown.version) ? shown.before : shown;
+    return { version: seen.version, bell: seen.bell, round: shown.round };
+  }
+  function beginEntry() { if (!started) started = snapshot(); }
+  function takeStart() { const s = started || snapshot(); started = null; return s; }
+
+  // The version the next fact will be checked against: what the scorekeeper saw, or what our
+  // own taps (saved, or queued ahead of this one) have made of it since.
+  function nextSeen(base, round) {
+    let seen = base;
+    for (const key of ownVersions) {
+      const [r, v] = key.split(":");
+      if (r === round) seen = Math.max(seen, Number(v));
+    }
+    for (const i of load()) {
+      if (UNSAVED.has(i.state) && i.fields.round === round && Number.isFinite(i.expects)) {
+        seen = Math.max(seen, i.expects);
+      }
+    }
+    return seen;
+  }
+
+  // --- What a tap not yet saved would score (shown in the score, so nobody taps it again) ---
+
+  function rollPoints() {
+    try { return JSON.parse(entry().dataset.rollPoints || "{}"); } catch (e) { return {}; }
+  }
+  function worth(fields) {
+    const table = rollPoints();
+    if (fields.outcome === "mini" && fields.face) return (table.same || {})[fields.face];
+    if (fields.outcome) return (table.quick || {})[fields.outcome];
+    const dice = (fields.dice || "").split(",").map(Number);
+    if (!dice.length || dice.some((d) => !d)) return undefined;
+    if (dice.every((d) => d === dice[0])) return (table.same || {})[dice[0]];
+    const target = Number(entry().dataset.target);
+    return (table.hits || [])[dice.filter((d) => d === target).length];
+  }
+  // The side that scores this roll: the turn's side now, moved on by every queued roll
+  // before it that passes the dice.
+  function sideFor(fields) {
+    const table = tableEl();
+    if (!table) return null;
+    const sides = table.querySelectorAll(".side").length;
+    const seat = Number(table.dataset.turnSeat);
+    if (!sides || !seat) return null;
+    let side = (seat - 1) % sides;
+    for (const i of load()) {
+      if (i.kind === "roll" && UNSAVED.has(i.state) && i.fields.round === fields.round && i.worth && !i.worth[1]) {
+        side = (side + 1) % sides;
+      }
+    }
+    return side;
+  }
+
+  // --- The outbox --------------------------------------------------------------------
 
   function enqueue(kind, fields, label) {
     const e = entry();
     if (!e) return;
-    const items = load();
+    const start = takeStart();
     const url = kind === "undo" ? e.dataset.undoUrl : e.dataset.rollUrl;
-    const item = { id: uuid4(), url, label, state: "pending", fields: { ...fields } };
-    item.fields.seen = String(nextSeen());
+    const item = { id: uuid4(), kind, url, label, state: "pending", fields: { ...fields } };
+    item.fields.seen = String(nextSeen(start.version, start.round));
+    item.expects = Number(item.fields.seen) + 1;
     if (kind !== "undo") {
       item.fields.tap_id = item.id;
-      const table = tableEl();
-      if (table) item.fields.round = table.dataset.round;  // a tap never lands in a later round
+      item.fields.round = start.round;  // a tap never lands in a later round
+      item.fields.bell_seen = start.bell;
+      item.worth = worth(item.fields);
+      item.side = sideFor(item.fields);
+    } else {
+      item.fields.round = start.round;  // kept for the outbox's bookkeeping; the server ignores it
     }
+    const items = load();
     items.push(item);
     store(items);
     render();
     flush();
   }
 
-  function render(message, isError) {
+  function button(action, id, text) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "button small";
+    b.dataset.tapAction = action;
+    b.dataset.tapId = id;
+    b.textContent = text;
+    return b;
+  }
+
+  function itemView(item) {
+    const li = document.createElement("li");
+    li.className = `tap ${item.state}`;
+    li.dataset.tapId = item.id;
+    const text = document.createElement("span");
+    text.className = "tap-text";
+    const buttons = [];
+    if (item.state === "refused") {
+      li.classList.add("error");
+      text.textContent = `${item.label}: not saved. ${item.message || ""}`.trim();
+      buttons.push(button("resend", item.id, "Send again"), button("dismiss", item.id, "Dismiss"));
+    } else if (item.state === "stale") {
+      li.classList.add("error");
+      text.textContent = `${item.label}: ${STALE_QUESTION}`;
+      buttons.push(button("resend", item.id, "Enter it too"), button("dismiss", item.id, "Discard"));
+    } else if (item.state === "held") {
+      text.textContent = `${item.label}: ${item.message || "kept for the host to apply."}`;
+      buttons.push(button("dismiss", item.id, "OK"));
+    } else if (item.state === "held_back") {
+      li.classList.add("error");
+      text.textContent = `${item.label}: ${WORDS.held_back}`;
+      buttons.push(button("resend", item.id, "Send"), button("dismiss", item.id, "Dismiss"));
+    } else {
+      text.textContent = `${item.label}: ${WORDS[item.state] || item.state}`;
+    }
+    li.appendChild(text);
+    if (buttons.length) {
+      const row = document.createElement("span");
+      row.className = "tap-buttons";
+      buttons.forEach((b) => row.appendChild(b));
+      li.appendChild(row);
+    }
+    return li;
+  }
+
+  function render() {
     const list = document.querySelector(".outbox");
-    if (!list) return;
-    list.innerHTML = "";
-    for (const item of load()) {
-      const li = document.createElement("li");
-      li.className = `tap ${item.state}`;
-      li.textContent = `${item.label}: ${STATES[item.state] || item.state}`;
-      list.appendChild(li);
+    if (list) {
+      list.innerHTML = "";
+      const items = load();
+      for (const item of items) list.appendChild(itemView(item));
+      if (!items.length && lastSaved) {
+        const li = document.createElement("li");
+        li.className = "tap saved";
+        li.textContent = `${lastSaved}: ${WORDS.saved}`;
+        list.appendChild(li);
+      }
     }
-    if (message) {
-      const li = document.createElement("li");
-      li.className = isError ? "tap error" : "tap saved";
-      li.textContent = message;
-      list.appendChild(li);
-      setTimeout(() => li.remove(), isError ? 8000 : 2500);
+    renderPending();
+    reopenQuestion();
+  }
+
+  // "+2 not yet saved" beside the side that scores each roll the phone could not send yet.
+  function renderPending() {
+    const table = tableEl();
+    if (!table) return;
+    table.querySelectorAll(".side-pending").forEach((el) => el.remove());
+    const bySide = new Map();
+    for (const i of load()) {
+      if (i.kind !== "roll" || i.state !== "offline" || i.fields.round !== table.dataset.round) continue;
+      const key = i.side == null ? 0 : i.side;
+      const now = bySide.get(key) || { points: 0, rolls: 0, known: true };
+      now.rolls += 1;
+      if (i.worth) now.points += i.worth[0]; else now.known = false;
+      bySide.set(key, now);
     }
+    for (const [side, pending] of bySide) {
+      const el = table.querySelector(`.side-${side}`);
+      if (!el) continue;
+      const note = document.createElement("div");
+      note.className = "side-pending";
+      note.textContent = pending.known
+        ? `+${pending.points} not yet saved`
+        : `${pending.rolls} roll${pending.rolls > 1 ? "s" : ""} not yet saved`;
+      el.appendChild(note);
+    }
+  }
+
+  function firstSendable(items) {
+    for (const item of items) {
+      if (item.state === "asking") return null;  // what follows depends on its answer
+      if (SENDABLE.has(item.state)) return item;
+    }
+    return null;
   }
 
   async function flush() {
     if (sending) return;
-    const items = load();
-    if (!items.length) return;
+    const item = firstSendable(load());
+    if (!item) return;
     sending = true;
-    const item = items[0];
     const form = new URLSearchParams(item.fields);  // a plain form body: the server's lean path
+    if (item.kind === "undo") form.delete("round");
     let response, data;
     try {
       response = await fetch(item.url, {
         method: "POST", body: form, credentials: "same-origin",
         headers: { "X-CSRFToken": window.buncoCsrf(), Accept: "application/json" },
       });
-      data = await response.json();
     } catch (e) {
-      sending = false;
-      setState(item.id, "offline");
-      setTimeout(flush, retryDelay);
-      retryDelay = Math.min(retryDelay * 2, 15000);
-      return;
+      return wentOffline();
     }
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (!data && response.status >= 500) return wentOffline();  // a server restarting: retry
     retryDelay = 1000;
     sending = false;
-    if (response.ok && data.status === "ask_call") {
-      askCall(item, data.ask);
-      return;
-    }
-    remove(item.id);
-    if (response.ok) {
-      document.body.dataset.ackedVersion = String(data.version);
-      render(`${item.label}: ${STATES.saved}`);
-    } else {
-      render(data.message || "Not saved.", true);
-      // The queue was built on a state the server did not take: drop what followed it too.
-      if (data.status === "stale" || data.status === "refused") {
-        document.body.dataset.ackedVersion = "0";
-        store([]);
-        render(data.message || "Not saved.", true);
-      }
-      if (window.buncoResync) window.buncoResync();
-    }
+    answered(item.id, response, data || { message: `The server answered ${response.status}.` });
     flush();
   }
 
-  function setState(id, state) {
-    store(load().map((i) => (i.id === id ? { ...i, state } : i)));
+  function wentOffline() {
+    sending = false;
+    store(load().map((i) => (SENDABLE.has(i.state) ? { ...i, state: "offline" } : i)));
     render();
+    setTimeout(flush, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 15000);
   }
-  function remove(id) { store(load().filter((i) => i.id !== id)); }
 
-  function askCall(item, kind) {
+  function answered(id, response, data) {
+    const item = find(id);
+    if (!item) return;  // dismissed meanwhile
+    if (response.ok && (data.status === "saved" || data.status === "duplicate")) {
+      ownVersions.add(`${item.fields.round}:${data.version}`);
+      store(load().filter((i) => i.id !== id).map((i) => (i.state === "offline" ? { ...i, state: "pending" } : i)));
+      lastSaved = item.label;
+      render();
+      return;
+    }
+    if (response.ok && data.status === "ask_call" && item.fields.called === undefined) {
+      update(id, () => ({ state: "asking", ask: data.ask }));
+      render();
+      return;
+    }
+    if (response.ok && data.status === "held") {
+      update(id, () => ({ state: "held", message: data.message }));
+      render();
+      return;
+    }
+    // Refused: it stays with the server's words, and what was queued behind it waits too.
+    const state = data.status === "stale" ? "stale" : "refused";
+    let behind = false;
+    store(load().map((i) => {
+      if (i.id === id) {
+        behind = true;
+        return { ...i, state, message: data.message || "Not saved.", current: Number(data.version) || 0 };
+      }
+      return behind && SENDABLE.has(i.state) ? { ...i, state: "held_back" } : i;
+    }));
+    render();
+    if (window.buncoResync) window.buncoResync();  // show the table as it really is
+  }
+
+  // Send again (or enter it too) on the table as it stands now.
+  function resend(id) {
+    const item = find(id);
+    if (!item) return;
+    observeTable();
+    const round = shown ? shown.round : item.fields.round;
+    const others = load().filter((i) => i.id !== id);
+    store(others);  // it goes to the end of the queue, seen counted from what is ahead of it
+    // The server's version in its refusal counts too, if the page has not caught up with it.
+    const base = Math.max(shown ? shown.version : 0, item.current && item.fields.round === round ? item.current : 0);
+    const fields = { ...item.fields };
+    if (item.kind === "undo") fields.round = round;
+    fields.seen = String(nextSeen(base, fields.round));
+    others.push({ ...item, fields, expects: Number(fields.seen) + 1, state: "pending", message: "" });
+    store(others);
+    render();
+    flush();
+  }
+  function dismiss(id) {
+    store(load().filter((i) => i.id !== id));
+    render();
+    flush();
+  }
+
+  // --- "Did they call it?" -----------------------------------------------------------
+
+  function askCall(item) {
     const dialog = document.querySelector(".call-dialog");
+    if (!dialog || dialog.open) return;
     const table = tableEl();
     const who = table ? (table.querySelector(".roller-name") || {}).textContent || "the roller" : "the roller";
-    const word = kind === "bunco" ? "Bunco!" : "Mini Bunco!";
+    const word = item.ask === "bunco" ? "Bunco!" : "Mini Bunco!";
     dialog.querySelector(".call-question").textContent = `Did ${who} call “${word}”?`;
-    dialog.onclose = () => {
-      const answer = dialog.returnValue === "yes" ? "yes" : "no";
-      store(load().map((i) => (i.id === item.id ? { ...i, fields: { ...i.fields, called: answer } } : i)));
-      flush();
-    };
-    dialog.querySelectorAll(".call-buttons button").forEach((button) => {
-      button.onclick = () => dialog.close(button.value);
-    });
+    dialog.dataset.tapId = item.id;
+    dialog.returnValue = "";
     dialog.showModal();
   }
+  // The question belongs to the tap, not to the dialog element: a refresh of the page's live
+  // region replaces the dialog, and an unanswered question comes back; an answered one never.
+  function reopenQuestion() {
+    const waiting = load().find((i) => i.state === "asking");
+    if (waiting) askCall(waiting);
+  }
+  function answerCall(dialog, answer) {
+    const id = dialog.dataset.tapId;
+    dialog.close(answer);
+    const item = find(id);
+    if (!item || item.state !== "asking") return;
+    update(id, (i) => ({ state: "pending", fields: { ...i.fields, called: answer } }));
+    render();
+    flush();
+  }
 
-  // Dice faces: tap each die; the roll goes when all of them are in.
+  // --- Entering a roll ---------------------------------------------------------------
+
   function diceNeeded() {
     const table = tableEl();
     if (table && table.dataset.phase === "rolloff" && table.dataset.rolloff === "rolloff_dice_total") return 3;
@@ -163,6 +397,7 @@
   function syncControls() {
     const e = entry();
     const table = tableEl();
+    observeTable();
     if (!e || !table) return;
     const phase = table.dataset.phase;
     const diceTotal = phase === "rolloff" && table.dataset.rolloff === "rolloff_dice_total";
@@ -173,11 +408,28 @@
     showFaces();
   }
 
+  // The roll is begun at the first touch of its entry: the first die's face, a quick button,
+  // or Undo. Capturing, so it is taken before anything else reacts to the touch.
+  document.addEventListener("pointerdown", (event) => {
+    const e = entry();
+    if (!e || !e.contains(event.target)) return;
+    if (event.target.closest(".face") && !pendingFaces.length) beginEntry();
+    else if (event.target.closest(".quick-form button, .undo-form button")) { started = null; beginEntry(); }
+  }, true);
+
   document.addEventListener("click", (event) => {
+    const action = event.target.closest("[data-tap-action]");
+    if (action && action.closest(".outbox")) {
+      (action.dataset.tapAction === "resend" ? resend : dismiss)(action.dataset.tapId);
+      return;
+    }
+    const callButton = event.target.closest(".call-dialog .call-buttons button");
+    if (callButton) { answerCall(callButton.closest("dialog"), callButton.value === "yes" ? "yes" : "no"); return; }
     const e = entry();
     if (!e || !e.contains(event.target)) return;
     const face = event.target.closest(".face");
     if (face) {
+      if (!pendingFaces.length) beginEntry();
       pendingFaces.push(Number(face.dataset.face));
       if (pendingFaces.length >= diceNeeded()) {
         const dice = pendingFaces.slice(0, diceNeeded());
@@ -187,15 +439,21 @@
       showFaces();
       return;
     }
-    if (event.target.closest(".clear-dice")) { pendingFaces = []; showFaces(); return; }
+    if (event.target.closest(".clear-dice")) { pendingFaces = []; started = null; showFaces(); return; }
     const pick = event.target.closest(".face-pick");
     if (pick) {
-      e.querySelector(".mini-faces").hidden = true;
+      e.querySelector(".mini-faces").close();
       enqueue("roll", { outcome: "mini", face: pick.dataset.face }, `Mini Bunco of ${pick.dataset.face}s`);
       return;
     }
-    if (event.target.closest(".cancel-mini")) { e.querySelector(".mini-faces").hidden = true; }
+    if (event.target.closest(".cancel-mini")) { e.querySelector(".mini-faces").close(); started = null; }
   });
+
+  // The question must be answered: Escape does not make it go away unanswered.
+  document.addEventListener("cancel", (event) => {
+    if (event.target.matches && event.target.matches(".call-dialog")) event.preventDefault();
+    if (event.target.matches && event.target.matches(".mini-faces")) started = null;
+  }, true);
 
   document.addEventListener("submit", (event) => {
     const form = event.target;
@@ -208,19 +466,16 @@
     }
     const outcome = form.dataset.outcome;
     if (outcome === "mini" && e.dataset.miniFace === "1") {
-      e.querySelector(".mini-faces").hidden = false;
+      beginEntry();
+      e.querySelector(".mini-faces").showModal();  // in view, whatever the page's scroll
       return;
     }
     const label = form.querySelector("button").textContent.trim();
     enqueue("roll", { outcome }, label);
   });
 
-  document.addEventListener("bunco:table", syncControls);
-  document.addEventListener("bunco:resynced", () => {
-    document.body.dataset.ackedVersion = "0";  // the fetched table's version is the truth now
-    syncControls();
-    render();
-  });
+  document.addEventListener("bunco:table", () => { syncControls(); renderPending(); });
+  document.addEventListener("bunco:resynced", () => { syncControls(); render(); });
   window.addEventListener("online", flush);
   syncControls();
   render();
