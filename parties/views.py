@@ -11,7 +11,15 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from parties import access, correction_views, page_facts, seat_changes, selectors, services
+from parties import (
+    access,
+    correction_views,
+    page_facts,
+    seat_changes,
+    selectors,
+    services,
+    tap_hints,
+)
 from parties.forms import PartyCreateForm, preset_initial
 from parties.models import AccessLink, Party, Player
 from scoring import PRESETS
@@ -218,6 +226,7 @@ def table(request, party_id, number):
             "quick": [(key, QUICK_LABELS[key]) for key in quick_outcomes(rules)],
             "mini_faces": [f for f in range(1, 7) if f != round_.target],
             "mini_face_matters": mini_face_matters(rules),
+            "roll_points": tap_hints.pending_points(rules, round_.target),
             "faces": range(1, 7),
             "tap_id": uuid.uuid4(),
             "can_start": round_.status == round_.Status.WAITING and access_.can_score(1),
