@@ -49,11 +49,11 @@ def hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_seen, ent
     live = state.load(round_, rules)
     if not 1 <= table_number <= len(live.seating):
         raise PartyError(f"Table {table_number} did not play in that round.")
-    at_bell = live.table(table_number)
-    if bell_seen is False and at_bell.unbelled is not None:
-        at_bell = at_bell.unbelled  # the table as its phone last knew it
-    entry = _check(roll, round_.target, at_bell)
-    roller = at_bell.roller
+    played = live.table(table_number)
+    if bell_seen is False and played.at_bell is not None:
+        played = played.at_bell  # the table as its phone last knew it
+    entry = _check(roll, round_.target, played)
+    roller = played.roller
     who = f" for {live.names[roller][0]}" if roller is not None else ""
     when = ", made before the bell" if bell_seen is False else ""
     # A roll entered on a table another phone had changed since may be that phone's roll again

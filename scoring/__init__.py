@@ -23,8 +23,12 @@ A table's round (scoring.table): a pure fold over facts
     TableRound.start(seats, rules, target, *, head=False, ghosts=frozenset(), first_seat=1)
     table.apply(fact) -> TableRound raises InvalidRoll or NotAllowed (a ValueError), e.g. a
                                     roll after the table is done; table.check(fact) only checks.
-    table.bell_rung() -> TableRound the bell from outside: a turn under way is finished
-                                    (finish_turn_after_bell), else the table stops at once.
+    table.bell_rung() -> TableRound the bell from outside: the player holding the dice
+                                    finishes their turn (finish_turn_after_bell), even before
+                                    its first roll is entered; else the table stops at once.
+    table.before_bell(Roll)         a roll made before the bell, entered after it: played on
+                                    the table as it stood at the bell (`unbelled`, while no
+                                    roll was made since; `at_bell` keeps it for good).
     replay(seats, rules, target, facts, *, head, ghosts, first_seat) -> TableRound
     Questions: turn_seat, roller (a ghost's partner on its turn), points (per side),
     personal_points / buncos / mini_buncos (player -> n, ghosts left out), rang_bell,
@@ -33,7 +37,8 @@ A table's round (scoring.table): a pure fold over facts
 
 A round across tables (scoring.round)
     Round.start(seating, rules, target, *, ghosts=frozenset(), first_seats=None)
-    round.roll(table, Roll) -> Round    a roll that rings the bell rings it at every table.
+    round.roll(table, Roll, before_bell=False) -> Round
+                                        a roll that rings the bell rings it at every table.
     round.ring_bell() -> Round          the host's bell or the clock (timed rounds).
     round.apply((table, Roll) | Bell()); replay_round(seating, rules, target, facts, ...)
     Questions: over, winners, bell, bell_table, last_bunco, fuzzy_die, tables.

@@ -77,9 +77,9 @@ class TableRound(NamedTuple):
     winner: int | None = None
     rolloff: RollOff | None = None
     last: Outcome | None = None
-    # The table as it stood just before the bell, kept while no roll has been made since:
-    # a roll entered before its phone heard the bell is played on it (`before_bell`).
-    unbelled: TableRound | None = None
+    # The table as it stood just before the bell rang (None before the bell, and at the table
+    # whose own roll rang it).
+    at_bell: TableRound | None = None
 
     @classmethod
     def start(
@@ -130,6 +130,13 @@ class TableRound(NamedTuple):
     @property
     def rolloff_needed(self) -> bool:
         return self.phase == ROLLOFF
+
+    @property
+    def unbelled(self) -> TableRound | None:
+        """The table as it stood at the bell, while no roll has been made here since: a roll
+        entered before its phone heard the bell is played on it (`before_bell`)."""
+        at_bell = self.at_bell
+        return at_bell if at_bell is not None and at_bell.rolls == self.rolls else None
 
     @property
     def turn_seat(self) -> int | None:
@@ -211,8 +218,8 @@ class TableRound(NamedTuple):
             return self
         last = Outcome(self.turn + 1, self.seats[self._roller_seat(self.turn)], None)
         if self.rules.finish_turn_after_bell:
-            return self._replace(phase=FINISHING, last=last, unbelled=self)
-        return self._replace(last=last, unbelled=self)._end_play()
+            return self._replace(phase=FINISHING, last=last, at_bell=self)
+        return self._replace(last=last, at_bell=self)._end_play()
 
     def before_bell(self, fact: Roll) -> TableRound:
         """The table after a roll made before the bell but entered after it (its phone had not
@@ -278,6 +285,7 @@ class TableRound(NamedTuple):
             winner,
             self.rolloff,
             Outcome(seat + 1, self.seats[roller], score, rang, turn_over),
+            self.at_bell,
         )
         if winner is None and (phase == DONE or (phase == FINISHING and turn_over)):
             return state._end_play()
@@ -324,7 +332,6 @@ class TableRound(NamedTuple):
                 circuit += 1
                 rolloff = RollOff(tied, rolloff.scores, order, circuit)
         return self._replace(
-            unbelled=None,
             rolls=self.rolls + 1,
             turn=order[0] if order and turn_over else seat,
             turn_rolls=0 if turn_over else self.turn_rolls + 1,
@@ -357,7 +364,6 @@ class TableRound(NamedTuple):
                 circuit += 1
         seat = side  # a team's first seat is its side's number; in individual play, the seat
         return self._replace(
-            unbelled=None,
             rolls=self.rolls + 1,
             phase=DONE if winner is not None else ROLLOFF,
             winner=winner,
