@@ -11,7 +11,7 @@
   // the scorekeeper (an answer to "did they call it?", a resend, a dismissal).
   const WORDS = {
     pending: "sending…",
-    offline: "offline: will send when back",
+    offline: "offline, sends when back",
     asking: "waiting for “did they call it?”",
     held_back: "held back (a tap before it was not saved): not sent",
     saved: "saved",
@@ -203,8 +203,29 @@
     return li;
   }
 
+  // The outbox's list: the entry's, or between rounds (no entry on the page) a bar of its own
+  // outside the live region, so a tap answered then (held, refused) is still shown.
+  function outboxList(items) {
+    const own = document.querySelector("#entry .outbox");
+    const spare = document.getElementById("spare-dock");
+    if (own) { if (spare) spare.remove(); return own; }
+    if (spare) return spare.querySelector(".outbox");
+    if (!items.length) return null;
+    const dock = document.createElement("div");
+    dock.id = "spare-dock";
+    dock.className = "tap-dock";
+    dock.setAttribute("role", "region");
+    dock.setAttribute("aria-label", "Your taps");
+    const list = document.createElement("ul");
+    list.className = "outbox";
+    list.setAttribute("aria-live", "polite");
+    dock.appendChild(list);
+    document.body.appendChild(dock);
+    return list;
+  }
+
   function render() {
-    const list = document.querySelector(".outbox");
+    const list = outboxList(load());
     if (list) {
       list.innerHTML = "";
       const items = load();

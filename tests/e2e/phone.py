@@ -68,10 +68,18 @@ def in_viewport(page, locator, what):
 
 
 def both_sizes(shots, page, label):
-    """Screenshots of the page as it is now at 360x740 and at 320x568 (then back)."""
+    """Screenshots of the page as it is now at 360x740 and at 320x568 (then back): the whole
+    page, and the screen as the phone shows it unscrolled (where the fixed bar sits)."""
     before = page.viewport_size
     for name, size in SIZES.items():
         page.set_viewport_size(size)
         page.wait_for_timeout(100)
         shots(page, f"{label}-{name}")
+        screen(shots, page, f"{label}-{name}")
     page.set_viewport_size(before)
+
+
+def screen(shots, page, label):
+    """A screenshot of what the phone's screen shows (not the whole page)."""
+    shots.count += 1
+    page.screenshot(path=str(shots.folder / f"{shots.count:02d}-{label}-screen.png"))

@@ -22,6 +22,7 @@ from tests.e2e.phone import (
     phone_context,
     points,
     scorekeeper,
+    screen,
     start_round,
     table,
     tap,
@@ -111,7 +112,7 @@ def test_status_and_undo_are_on_screen_at_both_phone_sizes_mid_round(
         undo = page.get_by_role("button", name="Undo last roll")
         expect(undo).to_be_enabled()
         in_viewport(page, undo, f"Undo at {size}")
-        shots(page, f"mid-round-{size}")
+        screen(shots, page, f"mid-round-{size}")
         page.context.close()
 
 
@@ -142,7 +143,7 @@ def test_two_phones_at_one_table_count_one_physical_roll_once(chromium, server, 
         assert gap < 600, f"B tapped {gap:.0f} ms after the update: not the case under test"
         stale = outbox(b).locator(".tap.stale")
         expect(stale).to_have_text(f"{label}: {STALE_QUESTION}Enter it tooDiscard")
-        shots(b, f"b-asks-{answer.replace(' ', '-').lower()}")
+        screen(shots, b, f"b-asks-{answer.replace(' ', '-').lower()}")
         assert version(a) == was + 1
         stale.get_by_role("button", name=answer).click()
         expect(stale).to_have_count(0)
@@ -176,7 +177,7 @@ def test_did_they_call_it_is_asked_once_even_with_a_resend_in_flight(
     tap(page, "BUNCO!")
     dialog = page.locator("dialog.call-dialog")
     expect(dialog).to_be_visible()
-    shots(page, "asked")
+    screen(shots, page, "asked")
     # The phone comes back online (or the 5 s timer fires) while the question is open.
     page.evaluate("window.dispatchEvent(new Event('online'))")
     page.wait_for_timeout(300)
@@ -211,7 +212,7 @@ def test_the_mini_bunco_face_picker_opens_in_view(chromium, server, shots):  # n
                            ("face 6", picker.get_by_role("button", name="6", exact=True)),
                            ("Cancel", picker.get_by_role("button", name="Cancel"))):
             in_viewport(page, part, f"{what} of the face picker at {size}")
-        shots(page, f"face-picker-{size}")
+        screen(shots, page, f"face-picker-{size}")
         if size == "360x740":
             picker.get_by_role("button", name="4", exact=True).click()
             expect(picker).to_be_hidden()
@@ -238,7 +239,14 @@ def test_a_roll_not_yet_sent_shows_in_the_score_as_not_saved(chromium, server, s
     expect(pending).to_have_text("+2 not yet saved")
     expect(table(page).locator(".side-1 .side-pending")).to_have_count(0)
     expect(table(page).locator(".side-points")).to_have_text(["0", "0"])
-    in_viewport(page, pending, "the pending roll")
+    for size in SIZES.values():
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        in_viewport(page, pending, f"the pending roll at {size}")
+        dock = page.locator(".tap-dock").bounding_box()
+        note = pending.bounding_box()
+        assert note["y"] + note["height"] <= dock["y"], "the bar at the bottom hides the pending roll"
+    page.set_viewport_size(SIZES["360x740"])
     both_sizes(shots, page, "offline-pending")
     context.set_offline(False)
     expect(table(page).locator(".side-points")).to_have_text(["2", "0"])
