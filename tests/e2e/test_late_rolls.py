@@ -82,3 +82,66 @@ def test_a_roll_tapped_offline_before_the_bell_counts_once_when_the_phone_is_bac
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_roll_that_arrives_after_its_round_closed_goes_to_the_host_who_applies_it(
+    chromium, server, shots
+):
+    # Table 3 has two phones. The first drops off the Wi-Fi with seat 1's 2 points from before
+    # the bell; the second, none the wiser, enters seat 1's finishing miss and a roll-off that
+    # seats 2 and 4 win. The round closes. The first phone comes back: its roll is not
+    # counted and not lost: the host sees it, applies it, and table 3's result flips.
+    contexts, (host, head_page, t2_page, t3a_page, t3b_page) = phones(chromium, 5)
+    try:
+        seats, urls = start_party(host, server.url, "Two phones, one table")
+        head = open_table(head_page, urls[1], 1)
+        t2 = open_table(t2_page, urls[2], 2)
+        t3a = open_table(t3a_page, urls[3], 3)
+        t3b = open_table(t3b_page, urls[3], 3)
+        host.get_by_role("button", name="Start round 1").click()
+        t3a.expect("playing", [0, 0], turn=seats[2][0])
+        t3b.expect("playing", [0, 0], turn=seats[2][0])
+
+        t2.tap("1 point")
+        contexts[3].set_offline(True)
+        t3a_page.get_by_role("button", name="2 points", exact=True).click()
+        dialog, before = head.bunco(seats[0][0])
+        dialog.get_by_role("button", name="Yes, they called it").click()
+        head.saved(before)
+        t3b.expect("finishing", [0, 0], turn=seats[2][0])
+        # A tap within a moment of the bell's arrival counts as made before it (nobody reads
+        # a screen that fast); these scorekeepers have seen the bell.
+        t3b_page.wait_for_timeout(800)
+        head.tap("Nothing")
+        t2.tap("Nothing")
+        t3b.tap("Nothing")  # seat 1 finishes: 0-0, a roll-off
+        t3b.expect("rolloff", [0, 0], turn=seats[2][0])
+        t3b.tap("Nothing")  # seat 1
+        t3b.tap("1 point")  # seat 2 scores, then misses
+        t3b.tap("Nothing")
+        t3b.tap("Nothing")  # seat 3
+        t3b_page.get_by_role("button", name="Nothing", exact=True).click()  # seat 4: closed
+        expect(host.locator(".banner.wait")).to_contain_text("round 2")
+
+        # The first phone is back: its roll is held for the host, and the phone says so.
+        contexts[3].set_offline(False)
+        t3a_page.evaluate("window.dispatchEvent(new Event('online'))")
+        held = t3a_page.locator(".outbox .tap.held")
+        expect(held).to_contain_text("went to the host")
+        shots(t3a_page, "late-roll-held-on-the-phone")
+
+        # The host's page lists it; Apply adds it before the bell, and the roll-off the late
+        # roll made needless no longer counts.
+        late = host.locator("#late-taps .late-tap")
+        expect(late).to_contain_text(f"2 points for {seats[2][0]}, made before the bell")
+        shots(host, "late-roll-on-the-host-page")
+        late.get_by_role("button", name="Apply").click()
+        expect(host.locator("#late-taps")).to_have_count(0)
+        audit = host.locator("#corrections")
+        expect(audit).to_contain_text(f"{seats[2][0]} & {seats[2][2]} now win")
+        expect(audit).to_contain_text("after the bell")
+        expect(audit).to_contain_text("no longer count")
+        shots(host, "late-roll-applied")
+    finally:
+        for context in contexts:
+            context.close()

@@ -84,6 +84,7 @@ def phone_would_send(origin, csrf, party_id, table, fields):
         dice=dice,
         outcome=fields.get("outcome"),
         called=fields.get("called"),
+        bell_seen=fields.get("bell_seen", "1"),
     )
     return sent
 

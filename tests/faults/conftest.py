@@ -124,35 +124,48 @@ class Db:
     def replay(self, party_id, round_id):
         """The round replayed from its rows through scoring/ (raises if the rules refuse a
         roll it holds), and each table's version."""
-        from scoring import Bell, Roll, Rules, replay_round
+        from scoring import Roll, Round, Rules
+        from scoring.quick import quick_dice
 
         target = self.value("SELECT target FROM parties_round WHERE id = %s", round_id)
         options = self.value("SELECT options FROM parties_party WHERE id = %s", party_id)
         seats = self.rows(
-            "SELECT t.number, s.player_id FROM parties_seat s JOIN parties_table t "
-            "ON t.id = s.table_id WHERE s.round_id = %s ORDER BY t.number, s.position", round_id)
-        seating = {}
-        for number, player in seats:
+            "SELECT t.number, s.player_id, s.keeps_score FROM parties_seat s JOIN parties_table "
+            "t ON t.id = s.table_id WHERE s.round_id = %s ORDER BY t.number, s.position",
+            round_id)
+        seating, keepers = {}, {}
+        for number, player, keeps in seats:
             seating.setdefault(number, []).append(str(player))
+            if keeps:
+                keepers[number] = len(seating[number])
         ghosts = {str(p) for (p,) in self.rows(
             "SELECT id FROM parties_player WHERE party_id = %s AND is_ghost", party_id)}
         bells = self.rows("SELECT after_roll_id FROM parties_roundbell WHERE round_id = %s "
                           "ORDER BY after_roll_id, id", round_id)
-        facts, versions = [], {}
-        for roll_id, number, _tap, d1, d2, d3, d4, called, voided in self.rolls(round_id):
+        rules = Rules.from_options(options)
+        state = Round.start(
+            [seating[n] for n in sorted(seating)], rules, target, ghosts=frozenset(ghosts),
+            first_seats=[keepers.get(n, 1) for n in sorted(seating)],
+        )
+        versions = {}
+        rows = self.rows(
+            "SELECT ro.id, t.number, ro.die1, ro.die2, ro.die3, ro.die4, ro.outcome, ro.face, "
+            "ro.called, ro.before_bell, ro.voided_by_id FROM parties_roll ro JOIN parties_table "
+            "t ON t.id = ro.table_id WHERE ro.round_id = %s ORDER BY ro.id", round_id)
+        for roll_id, number, d1, d2, d3, d4, outcome, face, called, early, voided in rows:
             versions[number] = versions.get(number, 0) + (2 if voided else 1)
             if voided:
                 continue
             while bells and bells[0][0] < roll_id:
                 bells.pop(0)
-                facts.append(Bell())
-            dice = tuple(d for d in (d1, d2, d3, d4) if d is not None)
-            facts.append((number, Roll(dice, called)))
-        facts += [Bell() for _ in bells]
-        state = replay_round(
-            [seating[n] for n in sorted(seating)], Rules.from_options(options), target, facts,
-            ghosts=frozenset(ghosts),
-        )
+                state = state.ring_bell()
+            if outcome:  # a quick button, kept as tapped: scored as dice that score the same
+                dice = quick_dice(outcome, target, rules, face)
+            else:
+                dice = tuple(d for d in (d1, d2, d3, d4) if d is not None)
+            state = state.roll(number, Roll(dice, called), before_bell=early)
+        if bells:
+            state = state.ring_bell()
         return state, versions
 
 
@@ -435,10 +448,15 @@ class Phone:
         self.round_id = view["round"] if view else None
         return view
 
-    def tap_once(self, table, tap_id, seen, dice=None, outcome=None, called=None):
+    def tap_once(self, table, tap_id, seen, dice=None, outcome=None, called=None,
+                 bell_seen="1"):
+        """One tap as the page sends it. `bell_seen`: whether the page showed the bell when
+        the roll was begun; "1" (the default) is a phone that has heard everything the server
+        has, "0" one a moment behind the bell."""
         if self.round_id is None:
             self.learn(table)
-        data = {"tap_id": str(tap_id), "seen": str(seen), "round": str(self.round_id)}
+        data = {"tap_id": str(tap_id), "seen": str(seen), "round": str(self.round_id),
+                "bell_seen": bell_seen}
         if dice is not None:
             data["dice"] = ",".join(str(d) for d in dice)
         if outcome is not None:

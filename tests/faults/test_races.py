@@ -48,7 +48,8 @@ def test_a_tap_at_a_table_the_bell_stopped_as_the_host_rings_is_refused_and_play
 
     with PartyLock(pg, party.id) as lock:  # the bell first, the tap right behind it
         lock.send("bell", lambda: host.host_button("bell"))
-        lock.send("tap", lambda: keeper.tap_once(3, uuid.uuid4(), version, dice=SCORE))
+        lock.send("tap", lambda: keeper.tap_once(3, uuid.uuid4(), version, dice=SCORE,
+                                                 bell_seen="1"))
         answers = lock.release()
 
     assert answers["bell"].ok, answers
@@ -59,6 +60,31 @@ def test_a_tap_at_a_table_the_bell_stopped_as_the_host_rings_is_refused_and_play
     assert_round_replays_and_pages_answer(pg, party, [host])
     head = Phone(servers[1], party, party.table_tokens[1])
     saved(head.tap_once(1, uuid.uuid4(), 0, dice=MISS))  # the head table's 0-0 roll-off
+
+
+def test_a_roll_begun_before_the_phone_heard_the_bell_counts_before_it_though_it_lands_after(
+    daphnes, make_party, pg
+):
+    # The same race, but the scorekeeper began the roll before the phone showed the bell: it
+    # is played on the table as it stood at the bell, on both processes, and replays so.
+    party, servers, host = started_party(make_party, daphnes, finish_turn_after_bell=False)
+    keeper = Phone(servers[1], party, party.table_tokens[3])
+    version = saved(keeper.tap_once(3, uuid.uuid4(), 0, dice=SCORE))
+    version = saved(keeper.tap_once(3, uuid.uuid4(), version, dice=MISS))  # seat 2's turn
+
+    with PartyLock(pg, party.id) as lock:
+        lock.send("bell", lambda: host.host_button("bell"))
+        lock.send("tap", lambda: keeper.tap_once(3, uuid.uuid4(), version, dice=SCORE,
+                                                 bell_seen="0"))
+        answers = lock.release()
+
+    assert answers["bell"].ok, answers
+    saved(answers["tap"])
+    truth = pg.truth(party.id, 3)
+    assert truth["points"] == [1, 1] and truth["version"] == 3  # seat 2's point counted
+    state, _versions = pg.replay(party.id, truth["round"])
+    assert state.bell and state.tables[2].rolloff_needed  # 1-1 at the bell: a roll-off
+    assert_round_replays_and_pages_answer(pg, party, [host])
 
 
 def test_the_last_misses_of_two_tables_through_two_processes_close_the_round_once(
