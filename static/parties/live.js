@@ -94,6 +94,9 @@
     if (message.type === "round" && message.what === "started") {
       ring("The round has started: roll!", { bell: false });
     }
+    if (message.type === "round" && message.what === "reopened") {
+      ring("A roll was taken back: the round is in play again.", { bell: false });
+    }
     resync();
   }
 

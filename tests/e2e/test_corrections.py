@@ -71,6 +71,11 @@ def test_undo_of_the_round_closing_roll_reopens_the_round_on_every_phone(
     expect(player.locator("#where")).to_contain_text("Set 1, round 1: table 3")
     expect(player.locator("section#table-3")).to_have_attribute("data-phase", "finishing")
     expect(player.locator(".banner.wait")).to_have_count(0)
+    # The "Round over!" every phone heard is taken back in words (here on the host's page; a
+    # player whose seat moved was reconnecting to its new table and refetched instead).
+    expect(host.locator("#bell-banner")).to_have_text(
+        "A roll was taken back: the round is in play again."
+    )
     expect(host.locator(".controls .set-round")).to_contain_text("round 1 · target 1 · Playing")
     expect(host.locator("#corrections")).to_contain_text("table 3")
     shots(t3.page, "table-3-round-1-reopened")
