@@ -129,8 +129,10 @@ def _host_change(request, party_id, change):
     except services.PartyError as error:
         messages.error(request, str(error))
         if request.htmx:
+            # 200, not 400: htmx swaps no 4xx answer (the host would see nothing), and with
+            # DEBUG django-htmx puts a 4xx answer in place of the whole page.
             context = _host_context(request, party)
-            return render(request, "parties/_host_seating.html", context, status=400)
+            return render(request, "parties/_host_seating.html", context)
         return redirect("parties:host", party_id=party.id)
     if request.htmx:
         return render(request, "parties/_host_seating.html", _host_context(request, party))
