@@ -172,7 +172,13 @@ class Rules:
 def rules_name(preset: str, rules: Rules) -> str:
     """What the rules are called: the preset's name while every option is as the preset sets
     it, else "custom rules" (the preset only filled in the form)."""
-    return f"{preset} rules" if PRESETS.get(preset) == rules else "custom rules"
+    base = PRESETS.get(preset)
+    same = (
+        base is not None
+        and dataclasses.replace(rules, prizes=base.prizes) == base
+        and set(rules.prizes) == set(base.prizes)  # the form lists prizes in its own order
+    )
+    return f"{preset} rules" if same else "custom rules"
 
 
 def _check_field(f: dataclasses.Field, value: Any) -> None:

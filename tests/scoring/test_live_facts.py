@@ -55,6 +55,18 @@ def test_the_rules_are_named_by_their_preset_until_an_option_differs():
     assert rules_name("no-such-preset", Rules()) == "custom rules"
 
 
+def test_the_prizes_in_another_order_are_still_the_presets_rules():
+    # The create form lists the prize checkboxes in its own order: an unchanged tournament
+    # party was called "custom rules".
+    from dataclasses import replace
+
+    tournament = PRESETS["tournament"]
+    shuffled = replace(tournament, prizes=tuple(reversed(tournament.prizes)))
+    assert rules_name("tournament", shuffled) == "tournament rules"
+    fewer = replace(tournament, prizes=tournament.prizes[:-1])
+    assert rules_name("tournament", fewer) == "custom rules"
+
+
 def test_team_play_ranks_by_wins_and_individual_play_by_personal_points():
     many_wins, many_points = sheet(4, 2, points=30), sheet(2, 4, points=90)
     assert standing(many_wins, Rules()) > standing(many_points, Rules())
