@@ -119,9 +119,9 @@ def party_reseat(*, party: Party, player_a: int, player_b: int, by: str = "host"
     except SeatingError as error:
         raise PartyError(f"That swap cannot be played: {error}.") from None
     effects = (
-        f"Set {round_.bunco_set.number}, round 1: {b.player.name} (table {b.table.number}, "
-        f"seat {b.position}) and {a.player.name} (table {a.table.number}, seat {a.position}) "
-        "swap seats"
+        f"Set {round_.bunco_set.number}, round 1: {b.player.name} and {a.player.name} swap "
+        f"seats; {b.player.name} now sits at table {b.table.number}, seat {b.position}, and "
+        f"{a.player.name} at table {a.table.number}, seat {a.position}"
     )
     # Both chairs are taken under a unique constraint, so clear them and seat the pair again.
     Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()

@@ -212,7 +212,8 @@ def test_the_host_reseats_players_between_sets_with_rotation_none(chromium, serv
         expect(audit).to_have_count(1)
         expect(audit.locator("td")).to_have_text([
             re.compile(r"^\d\d:\d\d$"), "host", "Set 2, round 1: Reseat",
-            f"Set 2, round 1: {mover} (table 2, seat 3) and {other} (table 1, seat 2) swap seats",
+            f"Set 2, round 1: {mover} and {other} swap seats; {mover} now sits at table 2, "
+            f"seat 3, and {other} at table 1, seat 2",
         ])
         shots(host, "host-after-reseat")
         # The table phones show their new players too.

@@ -378,8 +378,8 @@ def test_with_rotation_none_the_host_swaps_two_players_between_sets_as_a_reseat(
     assert correction.round == selectors.current_round(party)
     assert correction.made_by == "host"
     assert correction.effects == (
-        f"Set 2, round 1: {a.player.name} (table 2, seat 2) and {b.player.name} "
-        "(table 1, seat 2) swap seats"
+        f"Set 2, round 1: {a.player.name} and {b.player.name} swap seats; {a.player.name} now "
+        f"sits at table 2, seat 2, and {b.player.name} at table 1, seat 2"
     )
 
 
