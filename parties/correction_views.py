@@ -10,7 +10,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from parties import access, corrections, state
 from parties.models import Correction, LateTap, Roll, Round
@@ -176,14 +176,27 @@ class RoundRolls:
     tables: list  # (table number, [RollRow, ...] in the order rolled)
 
 
-def party_rolls(party):
-    """The live rolls of the round in play and of each closed round, newest round first, per
-    table in the order rolled: what the host can void or correct."""
-    rounds = Round.objects.filter(
-        party=party, status__in=(Round.Status.PLAYING, Round.Status.CLOSED)
-    ).select_related("bunco_set").order_by("-bunco_set__number", "-number")
+@dataclass(frozen=True)
+class RoundLink:
+    round_id: int
+    title: str
+    status: str
+
+
+def played_rounds(party):
+    """The rounds with rolls to correct (in play or closed), newest first."""
+    return list(
+        Round.objects.filter(party=party, status__in=(Round.Status.PLAYING, Round.Status.CLOSED))
+        .select_related("bunco_set")
+        .order_by("-bunco_set__number", "-number")
+    )
+
+
+def party_rolls(party, rounds):
+    """The live rolls of `rounds`, newest round first, per table in the order rolled: what
+    the host can void or correct."""
     rolls = (
-        Roll.objects.filter(round__party=party, voided_by__isnull=True)
+        Roll.objects.filter(round__in=rounds, voided_by__isnull=True)
         .select_related("round__bunco_set", "table", "roller")
         .order_by("id")
     )
@@ -249,12 +262,34 @@ def pending_late_taps(party):
 
 
 def host_context(party):
-    """The host page's corrections: rolls to void or correct, late taps, and the audit list."""
+    """The host page's corrections: the rolls of the latest round played to void or correct
+    (earlier rounds a link each: the page is refetched as the tables roll, and a whole night's
+    rolls made it megabytes and a second to render), late taps, and the audit list."""
+    rounds = played_rounds(party)
     return {
-        "party_rolls": party_rolls(party),
+        "party_rolls": party_rolls(party, rounds[:1]),
+        "earlier_rounds": [
+            RoundLink(r.id, f"Set {r.bunco_set.number}, round {r.number}", r.get_status_display())
+            for r in rounds[1:]
+        ],
         "late_taps": pending_late_taps(party),
         "corrections": audit_lines(party),
     }
+
+
+@never_cache
+@require_GET
+def round_rolls(request, party_id, round_id):
+    """One earlier round's rolls, for the host to void or correct."""
+    party, _grant = access.require_host(request, party_id)
+    rounds = [r for r in played_rounds(party) if r.id == round_id]
+    if not rounds:
+        raise Http404("No such round played at this party.")
+    return render(
+        request,
+        "parties/round_rolls.html",
+        {"party": party, "party_rolls": party_rolls(party, rounds), "round": rounds[0]},
+    )
 
 
 @dataclass(frozen=True)

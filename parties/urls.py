@@ -68,6 +68,11 @@ urlpatterns = [
     ),
     path("parties/<id:party_id>/host/arrive/", play_views.player_arrive, name="arrive"),
     path(
+        "parties/<id:party_id>/host/rounds/<id:round_id>/rolls/",
+        correction_views.round_rolls,
+        name="round_rolls",
+    ),
+    path(
         "parties/<id:party_id>/host/rolls/<id:roll_id>/void/",
         correction_views.roll_void,
         name="void",

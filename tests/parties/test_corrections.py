@@ -538,3 +538,30 @@ def test_after_bell_rolls_the_late_roll_makes_needless_no_longer_count():
     assert "5 roll(s) entered at table 3 after the bell" in correction.effects
     live_rolls = Roll.objects.filter(round=closed, table__number=3, voided_by__isnull=True)
     assert live_rolls.count() == 2  # the late 2 points and seat 1's miss
+
+
+def test_the_host_page_shows_the_latest_rounds_rolls_and_links_the_earlier_ones(host):
+    # The host's page is refetched as the tables roll: a whole night's rolls on it made it
+    # megabytes and a second to render. Earlier rounds are a page each.
+    from tests.parties.conftest import create_party
+
+    party = create_party(host)
+    closed = play_round_one(party)
+    play.round_start(party=party, by="host")
+    tap(party, 2, (2, 2, 5))  # round 2 (target 2): a roll in the round in play
+    page = host.get(reverse("parties:host", args=[party.id])).content.decode()
+    assert 'id="rolls-' + str(closed.id) + '"' not in page  # round 1's rows are not on it
+    link = reverse("parties:round_rolls", args=[party.id, closed.id])
+    assert link in page
+    earlier = host.get(link)
+    assert earlier.status_code == 200
+    text = earlier.content.decode()
+    assert f'id="rolls-{closed.id}"' in text and "1 5 6" in text and "Correct" in text
+    other = host.get(reverse("parties:round_rolls", args=[party.id, 10**9]))
+    assert other.status_code == 404
+
+
+def test_only_the_host_sees_an_earlier_rounds_rolls(keeper, party):
+    closed = play_round_one(party)
+    answer = keeper.get(reverse("parties:round_rolls", args=[party.id, closed.id]))
+    assert answer.status_code in (403, 404)
