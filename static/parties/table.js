@@ -149,7 +149,7 @@
       item.worth = worth(item.fields);
       item.side = sideFor(item.fields);
     } else {
-      item.fields.round = start.round;  // kept for the outbox's bookkeeping; the server ignores it
+      item.fields.round = start.round;  // an undo queued in one round never undoes another's
     }
     const items = load();
     items.push(item);
@@ -281,7 +281,6 @@
     if (!item) return;
     sending = true;
     const form = new URLSearchParams(item.fields);  // a plain form body: the server's lean path
-    if (item.kind === "undo") form.delete("round");
     let response, data;
     try {
       response = await fetch(item.url, {

@@ -145,3 +145,24 @@ def test_a_roll_that_arrives_after_its_round_closed_goes_to_the_host_who_applies
     finally:
         for context in contexts:
             context.close()
+
+
+def test_an_undo_names_the_round_its_page_showed(chromium, server):
+    # An undo queued offline in one round must not take back a roll of the next: it carries
+    # the round, which the server checks.
+    contexts, (host, t2_page) = phones(chromium, 2)
+    try:
+        _seats, urls = start_party(host, server.url, "Undo in its round")
+        t2 = open_table(t2_page, urls[2], 2)
+        host.get_by_role("button", name="Start round 1").click()
+        t2.tap("1 point")
+        sent = []
+        t2_page.on("request", lambda r: sent.append(r.post_data) if "/undo/" in r.url else None)
+        before = t2.version()
+        t2_page.get_by_role("button", name="Undo last roll").click()
+        expect(t2.live).to_have_attribute("data-version", str(before + 1))
+        t2.expect("playing", [0, 0])
+        assert sent and f"round={t2.live.get_attribute('data-round')}" in sent[0], sent
+    finally:
+        for context in contexts:
+            context.close()
