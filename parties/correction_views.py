@@ -15,16 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from parties import access, corrections, state
 from parties.models import Correction, LateTap, Roll, Round
 from parties.services import PartyError
-from scoring.quick import entry_words, quick_outcomes
-
-QUICK_WORDS = {
-    "miss": "Nothing",
-    "one": "1 point",
-    "two": "2 points",
-    "three": "3 points",
-    "mini": "Mini Bunco",
-    "bunco": "BUNCO!",
-}
+from scoring.quick import QUICK_LABELS, entry_words, quick_outcomes
 
 
 def _rolls_page(party):
@@ -82,7 +73,7 @@ def roll_correct(request, party_id, roll_id):
     context = {
         "party": party,
         "roll": roll_row(roll),
-        "quick": [(key, QUICK_WORDS[key]) for key in quick_outcomes(rules)],
+        "quick": [(key, QUICK_LABELS[key]) for key in quick_outcomes(rules)],
         "rules": rules,
         "faces": range(1, 7),
     }

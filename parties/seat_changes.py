@@ -12,7 +12,6 @@ from django.db.models import F
 from parties import announce, services
 from parties.models import Correction, Party, Round, Seat
 from parties.services import PartyError, lock_party
-from scoring import SeatingError, check_seating
 
 
 def _waiting_round(party):
@@ -103,30 +102,14 @@ def party_reseat(*, party: Party, player_a: int, player_b: int, by: str = "host"
     round_ = _waiting_round(party)
     if round_.number != 1 or round_.bunco_set.number == 1:
         raise PartyError("Players can be reseated between sets: before round 1 of the next set.")
-    seats = list(
-        Seat.objects.filter(round=round_)
-        .select_related("player", "table")
-        .order_by("table__number", "position")
+    a, b = services.swap_seats(
+        party, round_, player_a, player_b,
+        "Pick two different players seated for the next round to swap.",
     )
-    by_player = {seat.player_id: seat for seat in seats}
-    if player_a == player_b or player_a not in by_player or player_b not in by_player:
-        raise PartyError("Pick two different players seated for the next round to swap.")
-    a, b = by_player[player_a], by_player[player_b]
-    a.player, b.player = b.player, a.player
-    seating, ghosts = _as_scoring_seating(seats)
-    try:
-        check_seating(seating, party.rules, ghosts)
-    except SeatingError as error:
-        raise PartyError(f"That swap cannot be played: {error}.") from None
     effects = (
         f"Set {round_.bunco_set.number}, round 1: {b.player.name} and {a.player.name} swap "
         f"seats; {b.player.name} now sits at table {b.table.number}, seat {b.position}, and "
         f"{a.player.name} at table {a.table.number}, seat {a.position}"
-    )
-    # Both chairs are taken under a unique constraint, so clear them and seat the pair again.
-    Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
-    Seat.objects.bulk_create(
-        Seat(round=round_, table=s.table, player=s.player, position=s.position) for s in (a, b)
     )
     if a.keeps_score or b.keeps_score:
         Seat.objects.filter(round=round_, table_id__in=[a.table_id, b.table_id]).update(
@@ -140,10 +123,3 @@ def party_reseat(*, party: Party, player_a: int, player_b: int, by: str = "host"
     return correction
 
 
-
-def _as_scoring_seating(seats):
-    tables = {}
-    for seat in seats:
-        tables.setdefault(seat.table.number, []).append(str(seat.player.id))
-    ghosts = frozenset(str(seat.player.id) for seat in seats if seat.player.is_ghost)
-    return [tables[n] for n in sorted(tables)], ghosts

@@ -145,11 +145,23 @@ def party_reshuffle(*, party: Party) -> None:
 def party_swap_players(*, party: Party, player_a: int, player_b: int) -> None:
     """Swap two players' chairs for round 1, if the seating stays playable."""
     first = _first_round_for_seating(party)
-    seats = first.seats.select_related("player", "table").order_by("table__number", "position")
-    seats = list(seats)
+    missing = "Pick two different players of this party to swap."
+    swap_seats(party, first, player_a, player_b, missing)
+    _bump(party)
+
+
+def swap_seats(party, round_, player_a, player_b, missing):
+    """Swap two players' chairs in `round_` (not started), if the seating stays playable: the
+    two seats as they were (each now holding the other player), or PartyError (`missing` when
+    the two are not two players seated in that round)."""
+    seats = list(
+        Seat.objects.filter(round=round_)
+        .select_related("player", "table")
+        .order_by("table__number", "position")
+    )
     by_player = {seat.player_id: seat for seat in seats}
     if player_a == player_b or player_a not in by_player or player_b not in by_player:
-        raise PartyError("Pick two different players of this party to swap.")
+        raise PartyError(missing)
     a, b = by_player[player_a], by_player[player_b]
     a.player, b.player = b.player, a.player
     seating, ghosts = _as_scoring_seating(seats)
@@ -160,9 +172,9 @@ def party_swap_players(*, party: Party, player_a: int, player_b: int) -> None:
     # Both chairs are taken under a unique constraint, so clear them and seat the pair again.
     Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
     Seat.objects.bulk_create(
-        Seat(round=first, table=s.table, player=s.player, position=s.position) for s in (a, b)
+        Seat(round=round_, table=s.table, player=s.player, position=s.position) for s in (a, b)
     )
-    _bump(party)
+    return a, b
 
 
 def _as_scoring_seating(seats):

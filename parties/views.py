@@ -23,7 +23,7 @@ from parties import (
 from parties.forms import PartyCreateForm, preset_initial
 from parties.models import AccessLink, Party, Player
 from scoring import PRESETS
-from scoring.quick import mini_face_matters, quick_outcomes
+from scoring.quick import QUICK_LABELS, mini_face_matters, quick_outcomes
 
 
 @require_GET
@@ -181,16 +181,6 @@ def table_cards(request, party_id):
         "parties/table_cards.html",
         {"party": party, "links": links, "code_shown": services.party_code_shown(party.code)},
     )
-
-
-QUICK_LABELS = {
-    "miss": "Nothing",
-    "one": "1 point",
-    "two": "2 points",
-    "three": "3 points",
-    "mini": "Mini Bunco",
-    "bunco": "BUNCO!",
-}
 
 
 def _page(request, template, context):

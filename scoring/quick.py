@@ -60,6 +60,15 @@ def mini_face_matters(rules: Rules) -> bool:
     return rules.mini_bunco_points == "sum" or rules.dice == 4 or rules.traveling == "triple"
 
 
+QUICK_LABELS = {  # what each quick button says on the scorekeeper's and the host's forms
+    "miss": "Nothing",
+    "one": "1 point",
+    "two": "2 points",
+    "three": "3 points",
+    "mini": "Mini Bunco",
+    "bunco": "BUNCO!",
+}
+
 OUTCOME_WORDS = {
     "miss": "nothing",
     "one": "1 point",
