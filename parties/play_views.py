@@ -76,11 +76,11 @@ def _party_action(request, party, grant, action, done_message):
     if not url_has_allowed_host_and_scheme(back, allowed_hosts=None) or not back.startswith("/"):
         back = _page_for(request, party, grant)  # only a path on this site, never "//elsewhere"
     try:
-        action()
+        result = action()
     except PartyError as error:
         return _answer(request, back, {"status": "refused", "message": str(error)}, 400)
     if not _wants_json(request):
-        messages.success(request, done_message)
+        messages.success(request, done_message(result) if callable(done_message) else done_message)
     return _answer(request, back, {"status": "ok"})
 
 
@@ -143,9 +143,20 @@ def player_leave(request, party_id):
     party, grant = access.require_host(request, party_id)
 
     def leave():
-        roster.player_leave(party=party, player_id=as_int(request.POST.get("player"), "player"))
+        return roster.player_leave(
+            party=party, player_id=as_int(request.POST.get("player"), "player")
+        )
 
-    return _party_action(request, party, grant, leave, "A ghost takes their seat from now on.")
+    def done(result):
+        ghost, moved = result
+        if moved is None:
+            return "A ghost takes their seat from now on."
+        return (
+            f"A ghost takes their place from now on; {moved.name} changes chairs with it "
+            f"so that {ghost.name} has a real partner (see the seating)."
+        )
+
+    return _party_action(request, party, grant, leave, done)
 
 
 @require_POST

@@ -8,8 +8,8 @@ from django.db.models import F, Max
 from parties import access, announce
 from parties.forms import clean_player_name
 from parties.models import AccessLink, Party, Player, Round, Seat
-from parties.services import PartyError, lock_party
-from scoring import SeatingError, check_seating
+from parties.services import PartyError, as_scoring_seating, lock_party, swap_seats
+from scoring import SeatingError, check_seating, ghost_swap
 
 
 def _waiting_round(party):
@@ -32,14 +32,15 @@ def _waiting_round(party):
     return round_, rules
 
 
-def _check(round_, rules):
+def _seating(round_):
     seats = Seat.objects.filter(round=round_).select_related("player", "table")
-    tables = {}
-    for seat in seats.order_by("table__number", "position"):
-        tables.setdefault(seat.table.number, []).append(str(seat.player_id))
-    ghosts = frozenset(str(s.player_id) for s in seats if s.player.is_ghost)
+    return as_scoring_seating(seats.order_by("table__number", "position"))
+
+
+def _check(round_, rules):
+    seating, ghosts = _seating(round_)
     try:
-        check_seating([tables[n] for n in sorted(tables)], rules, ghosts)
+        check_seating(seating, rules, ghosts)
     except SeatingError as error:
         raise PartyError(f"That would leave a table unplayable: {error}.") from None
 
@@ -49,8 +50,9 @@ def _next_position(party):
 
 
 @transaction.atomic
-def player_leave(*, party: Party, player_id: int) -> Player:
-    """The player goes home: a new ghost takes their seat from the next round on."""
+def player_leave(*, party: Party, player_id: int) -> tuple[Player, Player | None]:
+    """The player goes home: a new ghost takes their seat from the next round on. Returns the
+    ghost and the player who changed chairs with it so it has a real partner (or None)."""
     round_, rules = _waiting_round(party)
     seat = Seat.objects.filter(round=round_, player_id=player_id, player__is_ghost=False).first()
     if seat is None:
@@ -60,9 +62,23 @@ def player_leave(*, party: Party, player_id: int) -> Player:
         party=party, name=f"Ghost {ghost_number}", is_ghost=True, position=_next_position(party)
     )
     Seat.objects.filter(pk=seat.pk).update(player=ghost)
-    _check(round_, rules)  # raises (and rolls back) if the ghost would partner a ghost
+    moved = _give_ghost_a_partner(party, round_, rules, ghost)
     _announce(party)  # their link still opens their sheet
-    return ghost
+    return ghost, moved
+
+
+def _give_ghost_a_partner(party, round_, rules, ghost):
+    """Where the leaver's partner is a ghost too, one real player changes chairs with the new
+    ghost (scoring.ghost_swap): that player, or None when nobody moves."""
+    seating, ghosts = _seating(round_)
+    try:
+        moved = ghost_swap(seating, rules, ghosts, str(ghost.id))
+    except SeatingError as error:
+        raise PartyError(f"That would leave a table unplayable: {error}.") from None
+    if moved is None:
+        return None
+    swap_seats(party, round_, ghost.id, int(moved), "")
+    return Player.objects.get(pk=int(moved))
 
 
 @transaction.atomic

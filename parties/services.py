@@ -164,7 +164,7 @@ def swap_seats(party, round_, player_a, player_b, missing):
         raise PartyError(missing)
     a, b = by_player[player_a], by_player[player_b]
     a.player, b.player = b.player, a.player
-    seating, ghosts = _as_scoring_seating(seats)
+    seating, ghosts = as_scoring_seating(seats)
     try:
         check_seating(seating, party.rules, ghosts)
     except SeatingError as error:
@@ -177,7 +177,9 @@ def swap_seats(party, round_, player_a, player_b, missing):
     return a, b
 
 
-def _as_scoring_seating(seats):
+def as_scoring_seating(seats):
+    """`seats` (in table and position order, with player and table) as scoring's seating of
+    player ids, and which of them are ghosts."""
     tables = {}
     for seat in seats:
         tables.setdefault(seat.table.number, []).append(str(seat.player.id))

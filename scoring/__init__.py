@@ -47,6 +47,7 @@ Seating (scoring.seating)
     seat_players(players, rules, ghost_names=()) -> (seating, ghosts)   round 1.
     next_seating(seating, winners, rules, ghosts=frozenset()) -> list[list[str]]
     check_seating(seating, rules, ghosts=frozenset())   raises SeatingError unless playable.
+    ghost_swap(seating, rules, ghosts, ghost) -> player | None   who gives a new ghost a partner.
     tables_needed(players) -> int; ghosts_needed(players, rules) -> int.
 
 The party (scoring.party) and prizes (scoring.prizes)
@@ -67,6 +68,7 @@ from scoring.rules import PRESET_HELP, PRESETS, PRIZE_CATEGORIES, Rules, RulesEr
 from scoring.seating import (
     SeatingError,
     check_seating,
+    ghost_swap,
     ghosts_needed,
     next_seating,
     seat_players,
@@ -95,6 +97,7 @@ __all__ = [
     "award_prizes",
     "next_seating",
     "check_seating",
+    "ghost_swap",
     "ghosts_needed",
     "tables_needed",
     "record_round",

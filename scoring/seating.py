@@ -140,6 +140,39 @@ def check_seating(
                 )
 
 
+def ghost_swap(
+    seating: Sequence[Sequence[str]], rules: Rules, ghosts: frozenset[str], ghost: str
+) -> str | None:
+    """Who changes chairs with `ghost`, just seated in a leaver's chair, so that no ghost
+    partners a ghost: None if the seating can be played as it is, else the first real player
+    whose swap makes it playable, an opponent at the ghost's table before anyone at another
+    table, and seat 1 (the scorekeeper) last (section 6). Raises SeatingError when no one
+    chair swap can do it (more ghosts than real players)."""
+    try:
+        check_seating(seating, rules, ghosts)
+        return None
+    except SeatingError:
+        pass
+    home = next(i for i, table in enumerate(seating) if ghost in table)
+    order = [home] + [i for i in range(len(seating)) if i != home]
+    for i in order:
+        # Seat 1 last: its player keeps score, and a ghost there hands that to its partner.
+        for player in [*seating[i][1:], seating[i][0]]:
+            if player in ghosts:
+                continue
+            swapped = [[_swap(p, ghost, player) for p in table] for table in seating]
+            try:
+                check_seating(swapped, rules, ghosts)
+            except SeatingError:
+                continue
+            return player
+    raise SeatingError("there are not enough players left for every ghost to have a real partner")
+
+
+def _swap(p: str, a: str, b: str) -> str:
+    return b if p == a else a if p == b else p
+
+
 def _check(
     seating: Sequence[Sequence[str]], winners: Sequence[int], rules: Rules, ghosts: frozenset[str]
 ) -> None:

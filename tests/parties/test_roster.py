@@ -56,16 +56,41 @@ def test_seats_change_only_between_rounds(host, party):
     assert not Player.objects.filter(party=party, is_ghost=True).exists()
 
 
-def test_leaving_is_refused_where_a_ghost_would_partner_a_ghost(host):
+def ghost_partners(party):
+    """Each seated ghost's partner (seats 1 and 3, 2 and 4 are partners)."""
+    seats = seated(party)
+    chairs = {(s.table_id, s.position): s.player for s in seats.values()}
+    return {
+        name: chairs[(s.table_id, (s.position + 1) % 4 + 1)]
+        for name, s in seats.items() if s.player.is_ghost
+    }
+
+
+def test_a_ghosts_partner_who_leaves_is_replaced_by_a_player_changing_chairs(host):
     party = create_party(host, names=TWELVE[:5])  # 3 ghosts: every ghost has a real partner
-    ghost_seat = next(s for name, s in seated(party).items() if name.startswith("Ghost"))
-    partner = Seat.objects.get(
-        round=ghost_seat.round, table=ghost_seat.table, position=(ghost_seat.position + 1) % 4 + 1
-    ).player
-    with pytest.raises(PartyError, match="ghost needs a real partner"):
-        roster.player_leave(party=party, player_id=partner.id)
-    assert Player.objects.filter(party=party, is_ghost=True).count() == 3
-    assert partner.name in seated(party)
+    partner = next(iter(ghost_partners(party).values()))
+    chair = (seated(party)[partner.name].table_id, seated(party)[partner.name].position)
+    response = host.post(
+        reverse("parties:leave", args=[party.id]), {"player": partner.id}, follow=True
+    )
+    page = response.content.decode()
+    now = seated(party)
+    moved = next(name for name, s in now.items() if (s.table_id, s.position) == chair)
+    assert moved in TWELVE[:5] and moved != partner.name  # a player took the leaver's chair
+    assert f"{moved} changes chairs with it" in page
+    assert partner.name not in now and len(now) == 8
+    assert not any(p.is_ghost for p in ghost_partners(party).values())  # all real partners
+
+
+def test_leaving_is_refused_where_ghosts_would_outnumber_the_players(host):
+    party = create_party(host, names=TWELVE[:5])
+    roster.player_leave(party=party, player_id=party.players.get(name="Ann").id)  # 4 and 4
+    before = {name: (s.table_id, s.position) for name, s in seated(party).items()}
+    bea = party.players.get(name="Bea")
+    with pytest.raises(PartyError, match="not enough players left"):
+        roster.player_leave(party=party, player_id=bea.id)
+    assert {name: (s.table_id, s.position) for name, s in seated(party).items()} == before
+    assert Player.objects.filter(party=party, is_ghost=True).count() == 4
 
 
 def test_only_the_host_manages_comings_and_goings(party, keeper, player):

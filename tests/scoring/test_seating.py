@@ -1,9 +1,17 @@
 """Changing tables and partners after a round (docs/rules.md section 5), and the first seating."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import Rules
-from scoring.seating import SeatingError, next_seating, seat_players
+from scoring.seating import (
+    SeatingError,
+    check_seating,
+    ghost_swap,
+    next_seating,
+    seat_players,
+)
 
 LADDER = Rules()
 KEEP = Rules(partners="movers_keep_partners")
@@ -132,3 +140,51 @@ def test_individual_play_seats_2_to_4_a_table_without_ghosts():
     rules = Rules(team_size=1, rotation="none")
     seating, ghosts = seat_players([f"P{i}" for i in range(5)], rules)
     assert [len(t) for t in seating] == [3, 2] and ghosts == frozenset()
+
+
+def test_a_new_ghost_beside_a_ghost_changes_chairs_with_an_opponent_at_its_table():
+    # Ann (seat 1 at table 2) goes home; her partner in seat 3 is a ghost.
+    seating = [list("abcd"), ["G2", "f", "G1", "h"], list("ijkl")]
+    ghosts = frozenset({"G1", "G2"})
+    # f and h are her opponents; f, in seat 2, moves to her chair (and partners G1).
+    assert ghost_swap(seating, LADDER, ghosts, "G2") == "f"
+
+
+def test_a_new_ghost_with_a_real_partner_changes_nobody():
+    seating = [list("abcd"), ["G2", "f", "g", "h"]]
+    assert ghost_swap(seating, LADDER, frozenset({"G2"}), "G2") is None
+
+
+def test_a_table_of_three_ghosts_sends_one_to_another_table():
+    seating = [list("abcd"), ["G1", "G2", "G3", "h"]]
+    ghosts = frozenset({"G1", "G2", "G3"})
+    moved = ghost_swap(seating, LADDER, ghosts, "G3")
+    assert moved in {"b", "c", "d"}  # from table 1, its scorekeeper a last
+
+
+def test_no_chair_swap_helps_when_ghosts_outnumber_the_players():
+    seating = [["a", "G1", "G3", "G2"], ["b", "G4", "c", "G5"]]
+    ghosts = frozenset({"G1", "G2", "G3", "G4", "G5"})
+    with pytest.raises(SeatingError, match="not enough players"):
+        ghost_swap(seating, LADDER, ghosts, "G3")
+
+
+@settings(max_examples=200, deadline=None)
+@given(count=st.integers(2, 24), data=st.data())
+def test_any_player_can_go_home_while_the_players_outnumber_the_ghosts(count, data):
+    players = [f"P{i}" for i in range(count)]
+    seating, ghosts = seat_players(players, LADDER)
+    leaver = data.draw(st.sampled_from(players))
+    seating = [["NEW" if p == leaver else p for p in table] for table in seating]
+    ghosts = ghosts | {"NEW"}
+    real = count - 1
+    if real < len(ghosts):
+        with pytest.raises(SeatingError):
+            ghost_swap(seating, LADDER, ghosts, "NEW")
+        return
+    moved = ghost_swap(seating, LADDER, ghosts, "NEW")
+    if moved is not None:
+        assert moved not in ghosts
+        seating = [[moved if p == "NEW" else "NEW" if p == moved else p for p in t]
+                   for t in seating]
+    check_seating(seating, LADDER, ghosts)  # every ghost has a real partner
