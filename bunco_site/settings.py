@@ -8,6 +8,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from bunco_site import home_server
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -22,9 +24,23 @@ def env_list(name):
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
 
 
-DEBUG = env_flag("DJANGO_DEBUG", True)
+# `manage.py party_server` (manage.py sets this for it): the host's laptop serving the phones on
+# its Wi-Fi, as production runs (DEBUG off) but with its data in one folder and no environment.
+PARTY_SERVER = env_flag("BUNCO_PARTY_SERVER", False)
+DATA_DIR = home_server.data_dir() if PARTY_SERVER else None
 
-if DEBUG:
+DEBUG = env_flag("DJANGO_DEBUG", not PARTY_SERVER)
+
+# The address in every link and QR code, when it is not the one the request came to (the party
+# server sets it to the laptop's Wi-Fi address; a deployment behind a proxy may set its domain).
+BASE_URL = os.environ.get("BUNCO_BASE_URL", "").strip()
+
+if PARTY_SERVER:
+    SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or home_server.secret_key(DATA_DIR)
+    ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or home_server.own_hosts(
+        home_server.lan_address()
+    )
+elif DEBUG:
     # A development secret that survives restarts (sessions stay valid) without anyone setting it.
     _secret_file = BASE_DIR / ".dev-secret"
     if not os.environ.get("DJANGO_SECRET_KEY") and not _secret_file.exists():
@@ -108,7 +124,9 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "NAME": os.environ.get(
+                "SQLITE_PATH", str((DATA_DIR or BASE_DIR) / "db.sqlite3")
+            ),
             "OPTIONS": {
                 # Writers queue instead of failing with "database is locked" mid-transaction.
                 "transaction_mode": "IMMEDIATE",
@@ -152,7 +170,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = DATA_DIR / "static" if DATA_DIR else BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -185,6 +203,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "script-src 'self'",
         "style-src 'self'",
         "img-src 'self' data:",
+        "media-src 'self' data:",  # NoSleep.js's silent video keeps a scorekeeper's screen on
         "connect-src 'self' ws: wss:",
         "frame-ancestors 'none'",
         "base-uri 'none'",
@@ -196,8 +215,10 @@ CONTENT_SECURITY_POLICY = "; ".join(
 if not DEBUG:
     # Behind a TLS proxy in production. DJANGO_INSECURE_HTTP=1 is for a local plain-HTTP try of
     # the production stack (docker compose on a laptop) and makes check --deploy warn, as it should.
-    _https = not env_flag("DJANGO_INSECURE_HTTP", False)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The party server is plain HTTP on the home network: no certificate a phone would trust.
+    _https = not env_flag("DJANGO_INSECURE_HTTP", PARTY_SERVER)
+    if not PARTY_SERVER:  # no proxy in front of the laptop: nobody's header to trust
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = _https
     SESSION_COOKIE_SECURE = _https
     CSRF_COOKIE_SECURE = _https

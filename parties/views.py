@@ -96,6 +96,18 @@ def redeem(request, token):
     return redirect("parties:player", party_id=link.party_id, player_id=link.player_id)
 
 
+def site_url(request):
+    """The address that goes into links and QR codes: the one phones use (settings.BASE_URL,
+    which the party server sets to the laptop's Wi-Fi address), not necessarily the one this
+    request came to (the host's own browser may be on 127.0.0.1)."""
+    return settings.BASE_URL or request.build_absolute_uri("/")
+
+
+def join_url(request):
+    """Where players without a link type the party code."""
+    return site_url(request).rstrip("/") + reverse("parties:join")
+
+
 def _host_context(request, party):
     round_ = selectors.current_round(party)
     tables = selectors.seating(round_)
@@ -105,7 +117,8 @@ def _host_context(request, party):
         "rules": party.rules,
         "round": round_,
         "tables": tables,
-        "links": selectors.party_links(party, request.build_absolute_uri("/")),
+        "links": selectors.party_links(party, site_url(request)),
+        "join_url": join_url(request),
         "players": party.players.all(),
         "table_numbers": ",".join(str(n) for n in party.tables.values_list("number", flat=True)),
         "live_html": _live_html(party, round_, None),
@@ -174,12 +187,17 @@ def link_reissue(request, party_id, link_id):
 @require_GET
 def table_cards(request, party_id):
     party, _access = access.require_host(request, party_id)
-    links = selectors.party_links(party, request.build_absolute_uri("/"))
+    links = selectors.party_links(party, site_url(request))
     links = [link for link in links if link.role == AccessLink.Role.TABLE]
     return render(
         request,
         "parties/table_cards.html",
-        {"party": party, "links": links, "code_shown": services.party_code_shown(party.code)},
+        {
+            "party": party,
+            "links": links,
+            "code_shown": services.party_code_shown(party.code),
+            "join_url": join_url(request),
+        },
     )
 
 

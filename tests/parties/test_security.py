@@ -405,6 +405,7 @@ def test_the_attempt_counter_gives_every_concurrent_attempt_its_own_count(backen
 
 POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "media-src 'self' data:; "
     "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; "
     "form-action 'self'; object-src 'none'"
 )

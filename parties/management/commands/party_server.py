@@ -1,0 +1,189 @@
+"""Serve the party from the host's laptop to every phone on its Wi-Fi.
+
+Runs the app as production runs it (daphne, DEBUG off, static files from whitenoise), on
+SQLite and the in-memory channel layer, its data in one folder (settings.DATA_DIR), listening
+on every IPv4 address. Links and QR codes carry the laptop's Wi-Fi address, whatever address
+the host's own browser used. manage.py sets BUNCO_PARTY_SERVER for this command, so the
+settings it runs under are already the party server's.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import urlsplit
+
+import segno
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
+
+from bunco_site import home_server
+from parties import access
+from parties.models import AccessLink, Party
+
+STARTUP_SECONDS = 30
+EVERY_ADDRESS = "0.0.0.0"  # noqa: S104 - the point: the phones on the laptop's Wi-Fi
+
+
+class Command(BaseCommand):
+    help = (
+        "Serve the party to every phone on this laptop's network: production mode on SQLite, "
+        "data kept in BUNCO_DATA_DIR, links carrying the laptop's Wi-Fi address."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--base-url",
+            default="",
+            help="the address in every link and QR code (default: this laptop's Wi-Fi address)",
+        )
+        parser.add_argument(
+            "--demo", action="store_true", help="also create a 12-player demo party"
+        )
+
+    def handle(self, *args, port, base_url, demo, verbosity, **options):
+        if not settings.PARTY_SERVER:
+            raise CommandError("Start it from the command line: python manage.py party_server")
+        if not 1 <= port <= 65535:
+            raise CommandError(f"--port {port}: a port is 1 to 65535.")
+        lan = home_server.lan_address()
+        base = _base_url(base_url, lan, port)
+        hosts = list(dict.fromkeys([*settings.ALLOWED_HOSTS, _host_entry(base)]))
+        _check_port_free(port)
+
+        call_command("migrate", verbosity=0, interactive=False)
+        call_command("collectstatic", verbosity=0, interactive=False)
+        if demo:
+            call_command("demo_party", base_url=base, stdout=self.stdout)
+
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": os.environ.get(
+                "DJANGO_SETTINGS_MODULE", "bunco_site.settings"
+            ),
+            "BUNCO_PARTY_SERVER": "1",
+            "BUNCO_DATA_DIR": str(settings.DATA_DIR),
+            "BUNCO_BASE_URL": base,
+            "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
+        }
+        # daphne's access log (-v 1) would scroll the addresses away; -v 2 and up shows it.
+        server = subprocess.Popen(  # noqa: S603 - our interpreter, our arguments
+            [sys.executable, "-m", "daphne", "-b", EVERY_ADDRESS, "-p", str(port),
+             "-v", "1" if verbosity >= 2 else "0", "bunco_site.asgi:application"],
+            cwd=settings.BASE_DIR,
+            env=env,
+        )
+        # Stopped by a signal (a service manager, a test), stop daphne with us.
+        signal.signal(signal.SIGTERM, lambda *_: server.terminate())
+        try:
+            _wait_until_serving(server, port)
+            self._print_welcome(base, lan is None and not base_url, port)
+            server.wait()
+        except KeyboardInterrupt:
+            self.stdout.write("\nStopping; the party is kept for the next start.")
+        finally:
+            _stop(server)
+        if server.returncode not in (0, -signal.SIGTERM, -signal.SIGINT, None):
+            raise CommandError(f"The server stopped (exit code {server.returncode}).")
+
+    def _print_welcome(self, base, no_network, port):
+        out = self.stdout
+        if no_network:
+            out.write(self.style.WARNING(
+                "This laptop seems to have no network the phones could share: its only address "
+                "is 127.0.0.1.\nJoin the Wi-Fi your guests use and start again, or pass "
+                "--base-url with the address phones should open.\n"
+                f"Until then only this laptop can open http://127.0.0.1:{port}/\n"
+            ))
+        parties = list(
+            Party.objects.exclude(status=Party.Status.FINISHED).order_by("-created_at")[:5]
+        )
+        host_link = _host_link(parties[0], base) if parties else base + "parties/new/"
+        out.write(self.style.SUCCESS("Bunco Night is serving the party."))
+        out.write(f"\n  Phones on this Wi-Fi open   {base}")
+        what = f"host “{parties[0].name}”" if parties else "host a new party"
+        out.write(f"  To {what}, open (or scan)  {host_link}\n")
+        qr = io.StringIO()
+        segno.make(host_link, error="l").terminal(out=qr, compact=True)
+        out.write(qr.getvalue())
+        for party in parties:
+            out.write(f"  {party.name} (code {party.code}): host link {_host_link(party, base)}")
+        out.write(
+            f"\n  Data (database, secret key): {settings.DATA_DIR}\n"
+            "  A restart keeps the party and every link. Stop with Ctrl-C.\n"
+        )
+        out.flush()
+
+
+def _base_url(given, lan, port):
+    if given:
+        parts = urlsplit(given if "://" in given else f"http://{given}")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise CommandError(f"--base-url {given}: give an address like http://192.168.1.23:8000")
+        return f"{parts.scheme}://{parts.netloc}/"
+    return f"http://{lan or '127.0.0.1'}:{port}/"
+
+
+def _host_entry(base):
+    """`base`'s host as ALLOWED_HOSTS writes it (an IPv6 address in brackets)."""
+    host = urlsplit(base).hostname
+    return f"[{host}]" if ":" in host else host
+
+
+def _host_link(party, base):
+    link = AccessLink.objects.filter(
+        party=party, role=AccessLink.Role.HOST, revoked_at__isnull=True
+    ).first()
+    if link is None:
+        return base + "parties/new/"
+    return base.rstrip("/") + reverse("parties:redeem", args=[access.token_for(link)])
+
+
+def _check_port_free(port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # As daphne binds: connections closed a moment ago (TIME_WAIT) do not hold the port.
+        if os.name != "nt":
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((EVERY_ADDRESS, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise CommandError(
+                    f"Port {port} is in use (another party server?). Stop it, or start this "
+                    f"one with --port {port + 1}."
+                ) from None
+            raise
+
+
+def _wait_until_serving(server, port):
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise CommandError(f"The server did not start (exit code {server.returncode}).")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return
+        except (OSError, urllib.error.URLError):
+            time.sleep(0.2)
+    raise CommandError(f"The server did not answer within {STARTUP_SECONDS} s.")
+
+
+def _stop(server):
+    if server.poll() is None:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
