@@ -1,5 +1,5 @@
 // The live page: one websocket that only pushes, resync from the server whenever in doubt,
-// the bell (banner, sound, vibration), and the screen kept awake for scorekeepers.
+// the bell (banner, sound, vibration), and the screen kept awake for scorekeepers in play.
 (function () {
   const body = document.body;
   const party = body.dataset.party;
@@ -251,12 +251,48 @@
   }
   window.buncoCsrf = csrf;
 
-  // Keep the scorekeeper's screen on while the page is open (where the browser allows it).
+  // Keep the scorekeeper's screen on while a round is in play. The Wake Lock API exists only
+  // in a secure context (HTTPS, or localhost); a party served from the host's laptop over
+  // plain HTTP on the home Wi-Fi has none, so there a silent looping video keeps the screen on
+  // (NoSleep.js, vendored). A browser plays it only after a tap, so every tap asks again
+  // until it plays. body[data-awake] says which is on: wake-lock, video, off, or needs-tap.
   let wakeLock = null;
-  async function keepAwake() {
-    if (!body.dataset.wakeLock || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-    try { wakeLock = await navigator.wakeLock.request("screen"); } catch (e) { wakeLock = null; }
+  let noSleep = null;
+  function roundInPlay() {
+    const live = document.getElementById("live");
+    return Boolean(body.dataset.wakeLock && live && live.dataset.roundStatus === "playing");
   }
+  async function keepAwake() {
+    if (!roundInPlay() || document.visibilityState !== "visible") return letSleep();
+    if ("wakeLock" in navigator) {
+      if (wakeLock && !wakeLock.released) return;
+      try {
+        wakeLock = await navigator.wakeLock.request("screen");
+        body.dataset.awake = "wake-lock";
+        wakeLock.addEventListener("release", () => { if (body.dataset.awake === "wake-lock") body.dataset.awake = "off"; });
+      } catch (e) {
+        wakeLock = null;
+        body.dataset.awake = "needs-tap";  // refused (battery saver, or no tap yet)
+      }
+      return;
+    }
+    if (!window.NoSleep) return;
+    if (!noSleep) noSleep = new window.NoSleep();
+    if (noSleep.isEnabled) return;
+    try {
+      await noSleep.enable();
+      body.dataset.awake = "video";
+    } catch (e) {
+      body.dataset.awake = "needs-tap";
+    }
+  }
+  function letSleep() {
+    if (wakeLock) { wakeLock.release().catch(() => {}); wakeLock = null; }
+    if (noSleep && noSleep.isEnabled) noSleep.disable();
+    if (body.dataset.wakeLock) body.dataset.awake = "off";
+  }
+  document.addEventListener("pointerdown", () => { if (body.dataset.awake !== "video" && body.dataset.awake !== "wake-lock") keepAwake(); }, { passive: true });
+  document.addEventListener("bunco:resynced", () => { keepAwake(); });  // a round began or ended
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") { keepAwake(); resync(); }
   });
