@@ -240,7 +240,12 @@ LOGGING = {
     # operators must see under the root's WARNING; not propagated, so daphne's own root handler
     # does not print it twice.
     "loggers": {
-        "bunco.server_tuning": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # (The party server's terminal is the host's: there it shows the addresses, not this.)
+        "bunco.server_tuning": {
+            "handlers": ["console"],
+            "level": "WARNING" if PARTY_SERVER else "INFO",
+            "propagate": False,
+        },
         "django.request": {"filters": ["redact_tokens"]},  # "Not Found: /l/<token>/"
         "django.security.csrf": {"filters": ["redact_tokens"]},  # "Forbidden (...): <path>"
         "django.channels.server": {"filters": ["redact_tokens"]},  # daphne's runserver

@@ -36,8 +36,9 @@ def clean_env(**extra):
 
 
 class PartyServer:
-    def __init__(self, port, data_dir=None, args=(), env=None):
+    def __init__(self, port, data_dir=None, args=(), env=None, wrap=()):
         self.port = port
+        self.wrap = list(wrap)  # a command to run it under (another network namespace)
         self.args = [str(a) for a in args]
         self.env = env or clean_env(BUNCO_DATA_DIR=str(data_dir))
         self.lines: list[str] = []
@@ -45,7 +46,7 @@ class PartyServer:
 
     def start(self, timeout=60):
         self.process = subprocess.Popen(
-            [sys.executable, "manage.py", "party_server", "--port", str(self.port), *self.args],
+            [*self.wrap, sys.executable, "manage.py", "party_server", "--port", str(self.port), *self.args],
             cwd=ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         lines = queue.Queue()

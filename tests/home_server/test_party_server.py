@@ -5,6 +5,7 @@ import http.cookiejar
 import os
 import re
 import stat
+import subprocess
 import urllib.error
 import urllib.request
 
@@ -146,3 +147,20 @@ def test_a_port_in_use_is_named_with_the_way_out(tmp_path):
         second = PartyServer(port, tmp_path / "two")
         with pytest.raises(RuntimeError, match=f"Port {port} is in use.*--port {port + 1}"):
             second.start(timeout=30)
+
+
+def test_a_laptop_with_no_network_is_told_so_plainly(tmp_path):
+    # A network namespace with only loopback: a laptop whose Wi-Fi is off.
+    namespace = f"bunco-nonet-{os.getpid()}"
+    subprocess.run(["ip", "netns", "add", namespace], check=True)
+    try:
+        subprocess.run(["ip", "netns", "exec", namespace, "ip", "link", "set", "lo", "up"],
+                       check=True)
+        port = free_port()
+        server = PartyServer(port, tmp_path, wrap=["ip", "netns", "exec", namespace])
+        with server:
+            assert "seems to have no network the phones could share" in server.output
+            assert "Join the Wi-Fi your guests use and start again" in server.output
+            assert f"only this laptop can open http://127.0.0.1:{port}/" in server.output
+    finally:
+        subprocess.run(["ip", "netns", "del", namespace], check=True)

@@ -111,7 +111,8 @@ class Command(BaseCommand):
         )
         host_link = _host_link(parties[0], base) if parties else base + "parties/new/"
         out.write(self.style.SUCCESS("Bunco Night is serving the party."))
-        out.write(f"\n  Phones on this Wi-Fi open   {base}")
+        who = "This laptop's browser opens" if no_network else "Phones on this Wi-Fi open "
+        out.write(f"\n  {who}  {base}")
         what = f"host “{parties[0].name}”" if parties else "host a new party"
         out.write(f"  To {what}, open (or scan)  {host_link}\n")
         qr = io.StringIO()

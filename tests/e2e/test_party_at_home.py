@@ -1,0 +1,57 @@
+"""The party at home, in Chromium: the party server started as the README starts it, a phone
+opening the table link the terminal printed (the laptop's Wi-Fi address, plain HTTP: not a
+secure context), a tap, the bell, the sound, and the screen kept awake."""
+
+import pytest
+from playwright.sync_api import expect
+
+from bunco_site import home_server
+from tests.e2e.conftest import LAPTOP, PHONE
+from tests.e2e.test_live_round import Table
+from tests.party_server_process import PartyServer, free_port
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_phone_on_the_wifi_plays_from_the_printed_link(chromium, shots, tmp_path):
+    lan = home_server.lan_address()
+    assert lan, "this machine has no address on a default route: the test needs one"
+    port = free_port()
+    with PartyServer(port, tmp_path, ["--demo"]) as server:
+        links = server.links()
+        assert links["Table 1 (head table)"].startswith(f"http://{lan}:{port}/l/")
+
+        phone_context = chromium.new_context(**PHONE)
+        phone = phone_context.new_page()
+        phone.goto(links["Table 1 (head table)"])
+        expect(phone.locator("body")).to_have_attribute("data-socket", "open")
+        # Plain HTTP on the Wi-Fi: no Wake Lock API here, which is why NoSleep.js is vendored.
+        assert phone.evaluate("() => [window.isSecureContext, 'wakeLock' in navigator]") == [
+            False, False
+        ]
+        # The sound prompt: one tap turns the bell's chime on (and plays it once, softly).
+        expect(phone.locator("#sound-bar")).to_be_visible()
+        phone.locator("#sound-bar .sound-on").click()
+        expect(phone.locator("body")).to_have_attribute("data-sound", "on")
+        expect(phone.locator("body")).to_have_attribute("data-chimes", "1")
+        expect(phone.locator("body")).to_have_attribute("data-awake", "off")  # no round yet
+
+        host_context = chromium.new_context(**LAPTOP)
+        host = host_context.new_page()
+        host.goto(links["Host"].replace(f"http://{lan}:", "http://127.0.0.1:"))
+        expect(host.locator("body")).to_have_attribute("data-socket", "open")
+        host.get_by_role("button", name="Start round 1").click()
+
+        table = Table(phone, 1)
+        expect(phone.locator("body")).to_have_attribute("data-chimes", "2")  # "roll!"
+        table.tap("2 points")  # a tap: the silent video may play from now on
+        expect(phone.locator("body")).to_have_attribute("data-awake", "video")
+        expect(table.live.locator(".side-points")).to_contain_text(["2"])
+
+        host.get_by_role("button", name="Ring the bell").click()
+        expect(phone.locator("body")).to_have_attribute("data-bells", "1")
+        expect(phone.locator("#bell-banner")).to_be_visible()
+        expect(phone.locator("body")).to_have_attribute("data-chimes", "3")  # the bell rang
+        shots(phone, "party-server-table-bell-phone")
+        phone_context.close()
+        host_context.close()
