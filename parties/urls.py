@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from parties import correction_views, play_views, seat_views, views
+from parties import app_manifest, correction_views, play_views, seat_views, views
 
 
 class IdConverter:
@@ -35,6 +35,7 @@ urlpatterns = [
     path("join/", views.join, name="join"),
     path("l/<str:token>/", views.redeem, name="redeem"),
     path("parties/<id:party_id>/", views.party_view, name="party"),
+    path("parties/<id:party_id>/manifest.webmanifest", app_manifest.manifest, name="manifest"),
     path("parties/<id:party_id>/host/", views.host, name="host"),
     path("parties/<id:party_id>/host/reshuffle/", views.host_reshuffle, name="reshuffle"),
     path("parties/<id:party_id>/host/swap/", views.host_swap, name="swap"),
