@@ -25,6 +25,7 @@ class Party(models.Model):
     seq = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     paused_at = models.DateTimeField(null=True, blank=True, help_text="taps wait while paused")
+    pot = models.JSONField(default=dict, blank=True, help_text="scoring.Pot.to_dict(): the buy-in")
 
     class Meta:
         verbose_name_plural = "parties"
@@ -37,6 +38,12 @@ class Party(models.Model):
         from scoring import Rules
 
         return Rules.from_options(self.options)  # a party's rules never change once created
+
+    @property
+    def prize_pot(self):
+        from scoring.pot import Pot
+
+        return Pot.from_dict(self.pot)
 
 
 class Player(models.Model):

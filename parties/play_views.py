@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from parties import access, corrections, play, prizes, roster, taps
+from parties import access, corrections, play, pot_view, prizes, roster, taps
 from parties.services import PartyError
 from parties.taps import as_int
 
@@ -188,3 +188,14 @@ def prize_rolloff(request, party_id, category):
     request.POST = request.POST.copy()
     request.POST["next"] = reverse("parties:results", args=[party.id]) + "#prizes"
     return _party_action(request, party, grant, record, "Roll-off recorded.")
+
+
+@require_POST
+def pot_set(request, party_id):
+    party, grant = access.require_host(request, party_id)
+    request.POST = request.POST.copy()
+    request.POST["next"] = reverse("parties:results", args=[party.id]) + "#pot"
+    return _party_action(
+        request, party, grant, lambda: pot_view.pot_set(party=party, data=request.POST),
+        "The pot is set.",
+    )

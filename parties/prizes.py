@@ -15,6 +15,8 @@ def prize_rolloff_record(*, party, category: str, totals: dict | None) -> None:
     """Record the tied players' totals for the next circuit, as the host entered them, or
     rolled here (`totals=None`: three fair dice each)."""
     lock_party(party)  # one circuit at a time
+    if party.prize_pot.tied == "split":
+        raise PartyError("At this party a tied prize is shared, not rolled off.")
     _rows, prizes = selectors.party_results(party)
     row = next((p for p in prizes if p.key == category), None)
     if row is None or row.circuit is None:

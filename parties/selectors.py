@@ -340,19 +340,33 @@ def party_results(party):
         (ResultRow(p.id, p.name, sheets[str(p.id)]) for p in players),
         key=lambda row: (tuple(-n for n in standing(row.sheet, rules)), row.name),
     )
-    rolloffs = list(PrizeRollOff.objects.filter(party=party))
+    rolloffs = list(PrizeRollOff.objects.filter(party=party).order_by("circuit", "id"))
+    split_ties = party.prize_pot.tied == "split"
     prize_rows = []
     for category, winners in prizes.items():
         winners, circuit = settled_prize(category, winners, rolloffs)
+        if split_ties:
+            circuit = None  # the tied players share the prize: nothing to roll
         prize_rows.append(
             PrizeRow(
                 key=category,
                 label=category.replace("_", " ").capitalize(),
                 winners=[(int(w), names[w]) for w in winners],
                 circuit=circuit,
+                rolloffs=_rolloff_circuits(category, rolloffs, names),
             )
         )
     return rows, prize_rows
+
+
+def _rolloff_circuits(category, rolloffs, names):
+    """The roll-off totals rolled for `category`, circuit by circuit: ((1, ((name, 14), ...)),
+    ...), what the results page shows of how a tie was settled."""
+    circuits = {}
+    for r in rolloffs:
+        if r.category == category:
+            circuits.setdefault(r.circuit, []).append((names.get(str(r.player_id), "?"), r.total))
+    return tuple((n, tuple(totals)) for n, totals in sorted(circuits.items()))
 
 
 @dataclass(frozen=True)
@@ -361,6 +375,7 @@ class PrizeRow:
     label: str
     winners: list  # (player id, name); several while a roll-off is still to be rolled
     circuit: int | None  # the roll-off circuit to roll next, or None when settled
+    rolloffs: tuple = ()  # (circuit, ((name, total), ...)) rolled so far
 
 
 def settled_prize(category, winners, rolloffs):

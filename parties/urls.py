@@ -3,6 +3,8 @@
 from django.urls import path, register_converter
 
 from parties import app_manifest, correction_views, play_views, seat_views, views
+from parties.printables import player_cards, rules_sheet, score_sheets, tally_sheets
+from parties.tv_views import tv
 
 
 class IdConverter:
@@ -45,9 +47,14 @@ urlpatterns = [
         name="link_reissue",
     ),
     path("parties/<id:party_id>/host/cards/", views.table_cards, name="table_cards"),
+    path("parties/<id:party_id>/host/player-cards/", player_cards, name="player_cards"),
+    path("parties/<id:party_id>/rules/", rules_sheet, name="rules_sheet"),
+    path("parties/<id:party_id>/sheets/", score_sheets, name="score_sheets"),
+    path("parties/<id:party_id>/tally/", tally_sheets, name="tally_sheets"),
     path("parties/<id:party_id>/table/<id:number>/", views.table, name="table"),
     path("parties/<id:party_id>/players/<id:player_id>/", views.player, name="player"),
     path("parties/<id:party_id>/results/", views.results, name="results"),
+    path("parties/<id:party_id>/tv/", tv, name="tv"),
     path("parties/<id:party_id>/table/<id:number>/rolls/", play_views.roll_create, name="roll"),
     path("parties/<id:party_id>/table/<id:number>/undo/", play_views.roll_undo, name="undo"),
     path(
@@ -67,6 +74,7 @@ urlpatterns = [
         play_views.prize_rolloff,
         name="prize_rolloff",
     ),
+    path("parties/<id:party_id>/host/pot/", play_views.pot_set, name="pot_set"),
     path("parties/<id:party_id>/host/arrive/", play_views.player_arrive, name="arrive"),
     path(
         "parties/<id:party_id>/host/rounds/<id:round_id>/rolls/",

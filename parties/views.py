@@ -15,6 +15,7 @@ from parties import (
     access,
     correction_views,
     page_facts,
+    pot_view,
     seat_changes,
     selectors,
     services,
@@ -299,13 +300,15 @@ def player(request, party_id, player_id):
 def results(request, party_id):
     party, access_ = access.require_any(request, party_id)
     rows, prizes = selectors.party_results(party)
+    pot = pot_view.pot_view(party, prizes)
     return render(
         request,
         "parties/results.html",
         {
             "party": party,
             "rows": rows,
-            "prizes": prizes,
+            "prizes": [(prize, money) for prize, money in zip(prizes, pot.prizes, strict=True)],
+            "pot": pot,
             "access": access_,
             "corrections": correction_views.audit_lines(party),
         },

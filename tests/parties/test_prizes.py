@@ -42,6 +42,8 @@ def test_the_host_enters_totals_and_the_highest_wins(host, tied_party):
     text = prize_text(host, tied_party, "most_wins")
     assert "<strong>Bea</strong>" in text and "tie" not in text
     assert PrizeRollOff.objects.filter(party=tied_party).count() == 4
+    # How the tie was settled stays on the results: each circuit's totals.
+    assert "Roll-off 1: Ann 9, Bea 9" in text and "Roll-off 2: Ann 8, Bea 14" in text
 
 
 def test_bad_totals_are_refused_and_change_nothing(host, tied_party):

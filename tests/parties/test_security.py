@@ -89,7 +89,7 @@ def post_routes(party):
     """Every POST route of the app, by name, at party A (a real link, a real table)."""
     link = AccessLink.objects.filter(party=party, role="table").first()
     at_party = ["reshuffle", "swap", "start", "clock", "bell", "pause", "resume", "end",
-                "leave", "arrive"]
+                "leave", "arrive", "pot_set"]
     routes = {name: reverse(f"parties:{name}", args=[party.id]) for name in at_party}
     routes.update(
         create=reverse("parties:create"),
@@ -111,7 +111,7 @@ def test_the_list_of_post_routes_names_every_route_that_takes_a_post(party):
     from parties.urls import urlpatterns
 
     pages = {"landing", "healthz", "redeem", "party", "host", "table_cards", "table", "player",
-             "results", "round_rolls"}
+             "results", "round_rolls", "manifest"}
     assert {p.name for p in urlpatterns} - pages == set(post_routes(party))
 
 

@@ -1,0 +1,122 @@
+"""The prize pot on the results page: what each prize carries and who takes home what
+(scoring.pot splits it), and the host's form that sets the buy-in and the shares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from parties import selectors
+from parties.models import Party
+from parties.services import PartyError, lock_party
+from scoring.pot import Pot, PotError, money, parse_money, split_pot
+
+
+@dataclass(frozen=True)
+class PrizeMoney:
+    key: str
+    amount: str  # "25.00": what the prize carries tonight
+    winners: list  # (name, "12.50") once settled
+    note: str  # "to the roll-off's winner", "nobody won it: shared by the other prizes"
+    share: str  # the host's share as entered ("25", "25.00"), for the form
+
+
+@dataclass(frozen=True)
+class PotView:
+    on: bool
+    buy_in: str
+    players: int
+    total: str
+    tied: str
+    unit: str
+    prizes: list  # PrizeMoney, in the prizes' order
+    take_home: list  # (name, "37.00"), most first
+
+
+def buy_ins(party) -> int:
+    """Everyone who played bought in: every real player, those who went home too."""
+    return party.players.filter(is_ghost=False).count()
+
+
+def pot_view(party, prize_rows) -> PotView:
+    pot = party.prize_pot
+    players = buy_ins(party)
+    names = {}
+    winners = {}
+    for row in prize_rows:
+        winners[row.key] = [str(pid) for pid, _ in row.winners]
+        names.update({str(pid): name for pid, name in row.winners})
+    split = split_pot(pot, players, winners)
+    shares = dict(pot.shares)
+    prizes = []
+    for row in prize_rows:
+        cents = split.per_prize.get(row.key, 0)
+        if row.key in split.unwon:
+            note = "nobody won it: its share went to the other prizes"
+        elif row.key in split.unsettled:
+            note = "to the roll-off's winner"
+        elif len(row.winners) > 1:
+            note = "split between the tied players"
+        else:
+            note = ""
+        paid = split.per_winner.get(row.key, {})
+        share = shares.get(row.key)
+        shown = "" if share is None else money(share) if pot.unit == "amount" else str(share)
+        prizes.append(PrizeMoney(
+            row.key, money(cents), [(names[p], money(c)) for p, c in paid.items()], note, shown
+        ))
+    take_home = sorted(split.take_home().items(), key=lambda item: (-item[1], names[item[0]]))
+    return PotView(
+        on=pot.on,
+        buy_in=money(pot.buy_in_cents) if pot.on else "",
+        players=players,
+        total=money(split.total),
+        tied=pot.tied,
+        unit=pot.unit,
+        prizes=prizes,
+        take_home=[(names[p], money(c)) for p, c in take_home],
+    )
+
+
+def pot_from_form(data, prize_keys, players) -> Pot:
+    """The host's form as a Pot, or PartyError saying what to fix (nothing is saved)."""
+    try:
+        buy_in = parse_money(data.get("buy_in", ""))
+        unit = data.get("unit", "percent")
+        typed = {key: data.get(f"share-{key}", "").strip() for key in prize_keys}
+        if unit == "amount":
+            shares = {key: parse_money(text) for key, text in typed.items() if text}
+        else:
+            shares = {key: _percent(text) for key, text in typed.items() if text}
+        if shares and len(shares) < len(prize_keys):
+            missing = [key.replace("_", " ") for key in prize_keys if key not in shares]
+            raise PotError(
+                f"give every prize a share, or none for equal shares ({', '.join(missing)})"
+            )
+        pot = Pot(buy_in, tuple(shares.items()), unit, data.get("tied", "rolloff"))
+    except PotError as error:
+        raise PartyError(f"The pot: {error}.") from None
+    if unit == "amount" and shares and sum(shares.values()) != pot.total(players):
+        raise PartyError(
+            f"The pot: the amounts add up to {money(sum(shares.values()))}, but the pot is "
+            f"{money(pot.total(players))} ({players} players × {money(buy_in)})."
+        )
+    return pot
+
+
+def _percent(text):
+    if not text.isdigit():
+        raise PotError(f"“{text}” is not a whole percentage")
+    return int(text)
+
+
+@transaction.atomic
+def pot_set(*, party: Party, data) -> Pot:
+    """Save the pot the host entered; it changes no score or prize, only the money."""
+    lock_party(party)
+    _rows, prize_rows = selectors.party_results(party)
+    pot = pot_from_form(data, [row.key for row in prize_rows], buy_ins(party))
+    Party.objects.filter(pk=party.pk).update(pot=pot.to_dict())
+    party.pot = pot.to_dict()
+    return pot

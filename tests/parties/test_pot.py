@@ -1,0 +1,98 @@
+"""The prize pot on the results page: the host sets a buy-in and shares; the money adds up."""
+
+import pytest
+from django.urls import reverse
+
+from parties.models import Party, PrizeRollOff
+from tests.parties.test_prizes import prize_text, tied_party  # noqa: F401 - a fixture
+
+pytestmark = pytest.mark.django_db
+
+
+def set_pot(browser, party, **data):
+    return browser.post(reverse("parties:pot_set", args=[party.id]), data, follow=True)
+
+
+def results(browser, party):
+    return browser.get(reverse("parties:results", args=[party.id])).content.decode()
+
+
+def section(page, id_):
+    start = page.index(f'id="{id_}"')
+    return page[start : page.index("</section>", start)]
+
+
+def test_equal_shares_of_twelve_buy_ins(host, tied_party):  # noqa: F811
+    response = set_pot(host, tied_party, buy_in="6", unit="percent", tied="rolloff")
+    assert "The pot is set." in response.content.decode()
+    pot = section(results(host, tied_party), "pot")
+    assert "<strong>72.00</strong>: 12 players × 6.00" in pot
+    # Three prizes, $24 each; but nobody rolled a Bunco, so that share goes to the other two
+    # ($36 each) and the whole pot is still paid. Most wins waits for its roll-off.
+    assert "nobody won it" in prize_text(host, tied_party, "most_buncos")
+    wins = prize_text(host, tied_party, "most_wins")
+    assert '<span class="prize-money">36.00</span>' in wins
+    assert "to the roll-off&#x27;s winner" in wins
+
+
+def test_amounts_must_make_the_pot_and_a_split_tie_shares_to_the_cent(host, tied_party):  # noqa: F811
+    bad = set_pot(host, tied_party, buy_in="6", unit="amount", tied="split",
+                  **{"share-most_wins": "40", "share-most_buncos": "20",
+                     "share-most_losses": "10"})
+    assert "the amounts add up to 70.00, but the pot is 72.00 (12 players × 6.00)" in (
+        bad.content.decode()
+    )
+    assert Party.objects.get(pk=tied_party.pk).pot == {}  # nothing saved
+    set_pot(host, tied_party, buy_in="$6.00", unit="amount", tied="split",
+            **{"share-most_wins": "41", "share-most_buncos": "20", "share-most_losses": "11"})
+    page = results(host, tied_party)
+    wins = prize_text(host, tied_party, "most_wins")
+    # No Buncos: their $20 goes to the others in proportion, 72 x 41/52 = 56.77 for most wins.
+    assert '<span class="prize-money">56.77</span>' in wins
+    assert "tie: shared" in wins and "Ann 28.39 · Bea 28.38" in wins  # the odd cent: first
+    take_home = section(page, "pot")
+    assert "<td class=\"name\">Ann</td><td>28.39</td>" in take_home
+    assert "Record totals" not in page  # a shared tie has no roll-off
+    ann, bea = (tied_party.players.get(name=n) for n in ("Ann", "Bea"))
+    response = host.post(reverse("parties:prize_rolloff", args=[tied_party.id, "most_wins"]),
+                         {f"total-{ann.id}": "9", f"total-{bea.id}": "12"}, follow=True)
+    assert "shared, not rolled off" in response.content.decode()
+    assert not PrizeRollOff.objects.exists()
+
+
+def test_ten_losers_share_eleven_dollars_exactly(host, tied_party):  # noqa: F811
+    set_pot(host, tied_party, buy_in="1", unit="percent", tied="split",
+            **{"share-most_wins": "0", "share-most_buncos": "0", "share-most_losses": "100"})
+    losses = prize_text(host, tied_party, "most_losses")
+    amounts = [a.split()[-1] for a in losses.split("</span>")[-2].split("·")]
+    cents = sorted(int(a.replace(".", "")) for a in amounts if a[0].isdigit())
+    assert len(cents) == 10 and sum(cents) == 1200 and cents[-1] - cents[0] <= 1
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"buy_in": "six"}, "is not an amount like 6 or 6.50"),
+        ({"buy_in": "6", "share-most_wins": "50", "share-most_buncos": "30",
+          "share-most_losses": "10"}, "add up to 90, not 100"),
+        ({"buy_in": "6", "share-most_wins": "100"}, "give every prize a share"),
+        ({"buy_in": "6", "share-most_wins": "50%", "share-most_buncos": "25",
+          "share-most_losses": "25"}, "not a whole percentage"),
+        ({"buy_in": "6", "tied": "coin"}, "rolloff or split"),
+    ],
+)
+def test_a_pot_that_does_not_add_up_is_refused_and_nothing_changes(host, tied_party, data,  # noqa: F811
+                                                                   message):
+    set_pot(host, tied_party, buy_in="5")
+    response = set_pot(host, tied_party, **{"unit": "percent", **data})
+    assert message in response.content.decode().replace("&#x27;", "'")
+    assert Party.objects.get(pk=tied_party.pk).pot["buy_in_cents"] == 500
+
+
+def test_only_the_host_sets_the_pot_and_players_see_it(tied_party, player, keeper, host):  # noqa: F811
+    for browser in (player, keeper):
+        assert set_pot(browser, tied_party, buy_in="6").status_code == 403
+    assert "No pot tonight." in results(player, tied_party)
+    set_pot(host, tied_party, buy_in="6")
+    page = results(player, tied_party)
+    assert "72.00" in page and "Save the pot" not in page
