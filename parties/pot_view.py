@@ -16,7 +16,7 @@ from scoring.pot import Pot, PotError, money, parse_money, split_pot
 @dataclass(frozen=True)
 class PrizeMoney:
     key: str
-    amount: str  # "25.00": what the prize carries tonight
+    amount: str  # "25.00": what the prize carries tonight ("" when nobody won it)
     winners: list  # (name, "12.50") once settled
     note: str  # "to the roll-off's winner", "nobody won it: shared by the other prizes"
     share: str  # the host's share as entered ("25", "25.00"), for the form
@@ -63,8 +63,9 @@ def pot_view(party, prize_rows) -> PotView:
         paid = split.per_winner.get(row.key, {})
         share = shares.get(row.key)
         shown = "" if share is None else money(share) if pot.unit == "amount" else str(share)
+        amount = "" if row.key in split.unwon else money(cents)  # not "0.00": it has none
         prizes.append(PrizeMoney(
-            row.key, money(cents), [(names[p], money(c)) for p, c in paid.items()], note, shown
+            row.key, amount, [(names[p], money(c)) for p, c in paid.items()], note, shown
         ))
     take_home = sorted(split.take_home().items(), key=lambda item: (-item[1], names[item[0]]))
     return PotView(

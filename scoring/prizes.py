@@ -19,10 +19,12 @@ def award_prizes(
 ) -> dict[str, tuple[str, ...]]:
     """Each category's winners: one player, several tied (to settle by roll-off), or none.
 
-    `categories` defaults to the host's `rules.prizes`. Ghosts win nothing. A "most" prize
-    with nobody above 0 (no Buncos rolled all night) has no winner.
+    `categories` defaults to the host's `rules.prizes`. Ghosts win nothing, and nor does a
+    player with no round on their sheet yet (before the first round closes, nobody has won
+    "most wins": all tied at 0 is not a tie to roll off). A "most" prize with nobody above 0
+    (no Buncos rolled all night) has no winner.
     """
-    players = {p: s for p, s in sheets.items() if p not in ghosts}
+    players = {p: s for p, s in sheets.items() if p not in ghosts and s.marks}
     chosen = rules.prizes if categories is None else categories
 
     def most(key: Callable[[ScoreSheet], object], *, at_least_one: bool = False) -> tuple:
