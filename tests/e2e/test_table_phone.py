@@ -116,6 +116,30 @@ def test_status_and_undo_are_on_screen_at_both_phone_sizes_mid_round(
         page.context.close()
 
 
+def test_the_dice_and_the_quick_buttons_are_on_screen_without_scrolling(
+    chromium, server, shots  # noqa: F811
+):
+    # The scorekeeper taps all night: the dice faces and the first row of quick buttons must
+    # be above the tap bar on the smallest phone, once the one-time sound question is answered.
+    host, url = new_party(chromium, server)
+    start_round(host)
+    for size in SIZES:
+        page = scorekeeper(chromium, url, size=size)
+        page.get_by_role("button", name="No sound").click()
+        tap(page, "1 point")
+        page.evaluate("window.scrollTo(0, 0)")
+        dock_top = page.locator(".tap-dock").bounding_box()["y"]
+        for what, locator in (
+            ("the dice faces", page.locator("#entry .faces")),
+            ("the first quick buttons", page.get_by_role("button", name="Nothing", exact=True)),
+        ):
+            in_viewport(page, locator, f"{what} at {size}")
+            box = locator.bounding_box()
+            assert box["y"] + box["height"] <= dock_top, f"{what} at {size} are under the tap bar"
+        screen(shots, page, f"entry-on-screen-{size}")
+        page.context.close()
+
+
 def test_two_phones_at_one_table_count_one_physical_roll_once(chromium, server, shots):  # noqa: F811
     host, url = new_party(chromium, server)
     start_round(host)
