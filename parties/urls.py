@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from parties import app_manifest, correction_views, play_views, seat_views, views
+from parties import app_manifest, correction_views, export_views, play_views, seat_views, views
 from parties.printables import player_cards, rules_sheet, score_sheets, tally_sheets
 from parties.tv_views import tv
 
@@ -54,6 +54,9 @@ urlpatterns = [
     path("parties/<id:party_id>/table/<id:number>/", views.table, name="table"),
     path("parties/<id:party_id>/players/<id:player_id>/", views.player, name="player"),
     path("parties/<id:party_id>/results/", views.results, name="results"),
+    path("parties/<id:party_id>/results.csv", export_views.results_csv, name="results_csv"),
+    path("parties/<id:party_id>/rolls.csv", export_views.rolls_csv, name="rolls_csv"),
+    path("parties/<id:party_id>/export.json", export_views.export_json, name="export_json"),
     path("parties/<id:party_id>/tv/", tv, name="tv"),
     path("parties/<id:party_id>/table/<id:number>/rolls/", play_views.roll_create, name="roll"),
     path("parties/<id:party_id>/table/<id:number>/undo/", play_views.roll_undo, name="undo"),
