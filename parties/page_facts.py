@@ -3,6 +3,7 @@ the rules' name, the fuzzy die, and which seat changes the host may make now."""
 
 from parties import seat_changes, selectors
 from parties.forms import rules_summary as all_rules
+from scoring.rules_text import rules_sentences
 
 
 def host_context(party, round_, tables) -> dict:
@@ -14,6 +15,7 @@ def host_context(party, round_, tables) -> dict:
         "can_reseat": bool(reseat),
         "offer_keep_score": "host",
         "rules_summary": rules_summary(party.rules),
+        "rules_sentences": rules_sentences(party.rules, len(tables)),
     }
 
 
@@ -21,9 +23,17 @@ def host_context(party, round_, tables) -> dict:
 TEAM_ONLY = {"Partners"}
 
 
+# Options that mean nothing while the fuzzy die is off (or not taken by a triple).
+TRAVELING_ONLY = {"Traveling triple": "triple", "Fuzzy die starts": ("triple", "bunco")}
+
+
 def rules_summary(rules):
-    """The host's list of the party's rules, without the team options in individual play."""
+    """The host's list of every option as set, without those that mean nothing tonight (the
+    team options in individual play, the traveling triple while the fuzzy die is off)."""
     rows = all_rules(rules)
     if rules.team_size == 1:
         rows = [row for row in rows if row[0] not in TEAM_ONLY]
-    return rows
+    return [
+        row for row in rows
+        if row[0] not in TRAVELING_ONLY or rules.traveling in TRAVELING_ONLY[row[0]]
+    ]

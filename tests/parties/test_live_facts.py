@@ -424,3 +424,16 @@ def test_reseating_is_refused_during_a_set_and_with_another_rotation():
     said = swap_answer(ladder, seats(ladder)[1].player_id, seats(ladder)[5].player_id)
     assert "The seating is fixed once the first round has started." in said
     assert not Correction.objects.filter(kind="reseat").exists()
+
+
+def test_the_hosts_rules_are_sentences_with_no_option_that_means_nothing_tonight():
+    party = new_party(names=ELEVEN)  # standard rules: the fuzzy die is off
+    page = host_of(party).get(reverse("parties:host", args=[party.id])).content.decode()
+    rules = page[page.index("<h2>Rules</h2>"):]
+    assert "No fuzzy die tonight." in rules
+    assert "Traveling triple" not in rules and "Fuzzy die starts" not in rules
+    for name in ("rules_sheet", "player_cards", "score_sheets", "tally_sheets", "table_cards"):
+        assert reverse(f"parties:{name}", args=[party.id]) in page, name
+    wba = new_party("wba", names=ELEVEN)  # the fuzzy die goes to each Bunco roller
+    page = host_of(wba).get(reverse("parties:host", args=[wba.id])).content.decode()
+    assert "Fuzzy die starts" in page and "Traveling triple" not in page

@@ -111,7 +111,8 @@ def test_the_list_of_post_routes_names_every_route_that_takes_a_post(party):
     from parties.urls import urlpatterns
 
     pages = {"landing", "healthz", "redeem", "party", "host", "table_cards", "table", "player",
-             "results", "round_rolls", "manifest"}
+             "results", "round_rolls", "manifest", "rules_sheet", "score_sheets", "tally_sheets",
+             "player_cards"}
     assert {p.name for p in urlpatterns} - pages == set(post_routes(party))
 
 
