@@ -9,7 +9,7 @@ from django.urls import reverse
 from parties import play, selectors, services, tv_views
 from parties.models import Party
 from scoring import PRESETS
-from tests.parties.conftest import TWELVE
+from tests.parties.conftest import TWELVE, Browser
 from tests.parties.test_play import finish_round, tap
 
 pytestmark = pytest.mark.django_db
@@ -17,6 +17,13 @@ pytestmark = pytest.mark.django_db
 
 def tv_url(party):
     return reverse("parties:tv", args=[party.id])
+
+
+def with_the_code(party):
+    """A browser that typed the party's code, as a smart TV's would."""
+    browser = Browser()
+    assert browser.post(reverse("parties:join"), {"code": party.code}).status_code == 302
+    return browser
 
 
 def text_of(response):
@@ -128,11 +135,7 @@ def test_where_the_rules_use_a_fuzzy_die_the_tv_names_its_holder():
     )
     play.round_start(party=party, by="host")
     holder = selectors.fuzzy_die(party)
-    from tests.parties.conftest import Browser
-
-    browser = Browser()
-    browser.post(reverse("parties:join"), {"code": party.code})
-    words = text_of(browser.get(tv_url(party)))
+    words = text_of(with_the_code(party).get(tv_url(party)))
     assert f"Fuzzy die: {holder.name} (head table)" in words
 
 
@@ -146,18 +149,13 @@ def test_once_the_party_is_over_the_tv_shows_the_prizes_and_final_standings(host
     assert "Where to sit" not in words
 
 
-def test_a_hundred_table_party_renders_in_smaller_cards_and_a_scrolling_seating(
-    monkeypatch, host
-):
+def test_a_hundred_table_party_renders_in_smaller_cards_and_a_scrolling_seating(monkeypatch):
     monkeypatch.setattr(services, "MAX_PLAYERS", 400)  # as the benchmark's big party does
     party = services.party_create(
         name="The hall", player_names=[f"Player {n}" for n in range(400)], preset="standard",
         rules=PRESETS["standard"],
     )
-    from tests.parties.conftest import Browser
-
-    browser = Browser()
-    browser.post(reverse("parties:join"), {"code": party.code})
+    browser = with_the_code(party)
     waiting = browser.get(tv_url(party)).content.decode()
     assert waiting.count('class="tv-seat-card') == 100
     assert "scrolls scroll-120" in waiting  # 400 names do not fit: the list scrolls slowly
@@ -177,3 +175,18 @@ def test_the_board_takes_the_columns_that_give_the_largest_cards(tables, columns
     width, height = tv_views.BOARD_WIDTH, tv_views.BOARD_HEIGHT
     aspect = tv_views.TABLE_CARD_ASPECT
     assert tv_views.grid_columns(tables, width, height, aspect=aspect) == columns
+
+
+def test_a_timed_round_shows_its_clock_which_the_tv_never_reports_and_solo_play_has_four_sides():
+    party = services.party_create(
+        name="Tournament", player_names=TWELVE, preset="tournament", rules=PRESETS["tournament"]
+    )
+    browser = with_the_code(party)
+    play.round_start(party=party, by="host")
+    html = browser.get(tv_url(party)).content.decode()
+    assert 'class="countdown"' in html
+    # live.js reports a clock that ran out from a countdown with a clock URL: the host's and
+    # the tables' pages do that; a screen opened with the code has nothing to report.
+    assert "data-clock-url" not in html
+    table_1 = re.search(r'<section id="table-1".*?</section>', html, re.S).group(0)
+    assert table_1.count('class="side-points"') == 4 and "sides solo" in table_1
