@@ -1,13 +1,18 @@
-"""Downloads of a party: standings and rolls as CSV, the whole party as JSON. Each view opens
-with its access guard, as every view does."""
+"""Downloads of a party (standings and rolls as CSV, the whole party as JSON) and the page that
+imports a party file. Each view opens with its access guard, as every view does."""
 
 import json
 
+from django import forms
+from django.conf import settings
+from django.contrib import messages
 from django.http import HttpResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
-from parties import access, exports
+from parties import access, exports, party_import
+from parties.models import AccessLink
 
 CSV = "text/csv; charset=utf-8"
 
@@ -75,3 +80,55 @@ def document_json(document):
     head = [f" {dump(key)}: {dump(value)}" for key, value in document.items() if key != "models"]
     models = ' "models": {\n' + ",\n".join(tables) + "\n }"
     return "{\n" + ",\n".join([*head, models]) + "\n}\n"
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label="The party file",
+        help_text="The .json file a host page's “Download the whole party” gave you.",
+        error_messages={
+            "required": "Choose the party file to import.",
+            "empty": "That file is empty: choose the party file a host page gave you.",
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def import_page(request):
+    """Anyone may import a party, as anyone may host one; the browser that imports it becomes
+    the new party's host."""
+    if request.method == "GET":
+        return render(request, "parties/import.html", {"form": ImportForm()})
+    form = ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return render(request, "parties/import.html", {"form": form}, status=400)
+    upload = form.cleaned_data["file"]
+    if upload.size > party_import.MAX_BYTES:  # refused before it is read as JSON
+        mb = party_import.MAX_BYTES // (1024 * 1024)
+        form.add_error("file", f"The file is larger than {mb} MB; nothing was imported.")
+        return render(request, "parties/import.html", {"form": form}, status=413)
+    # An import creates a party: it counts against the same hourly limit as creating one.
+    created = access.attempt_count(
+        f"party-create:{access.client_network(request)}", settings.PARTY_CREATE_WINDOW
+    )
+    if created > settings.PARTY_CREATE_MAX_PER_ADDRESS:
+        form.add_error(
+            None,
+            "Too many parties were created from this network in the last hour. "
+            "Wait a while and try again; nothing was imported.",
+        )
+        return render(request, "parties/import.html", {"form": form}, status=429)
+    try:
+        document = party_import.document_from_bytes(upload.read())
+        party = party_import.party_import(document=document)
+    except party_import.ImportRefused as error:
+        form.add_error("file", f"{error} Nothing was imported.")
+        return render(request, "parties/import.html", {"form": form}, status=400)
+    host_link = AccessLink.objects.get(party=party, role=AccessLink.Role.HOST)
+    access.redeem(request, host_link)
+    messages.success(
+        request,
+        "The party is imported. Its links and code are new: the old cards and links do not "
+        "open it, so hand out these.",
+    )
+    return redirect("parties:host", party_id=party.id)
