@@ -259,6 +259,7 @@
   let wakeLock = null;
   let noSleep = null;
   function roundInPlay() {
+    if (body.dataset.wakeLock === "always") return true;  // the room's scoreboard: all night
     const live = document.getElementById("live");
     return Boolean(body.dataset.wakeLock && live && live.dataset.roundStatus === "playing");
   }

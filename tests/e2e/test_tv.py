@@ -97,6 +97,9 @@ def test_the_room_follows_a_round_on_the_tv(chromium, server, shots):
             expect(tv.locator(f"#tv-seats-{n} .tv-seat")).to_have_text(seats[n - 1])
         expect(tv.locator("#party-code")).to_have_text(host.locator("#party-code").inner_text())
         expect(tv.locator(".tv-qr svg")).to_be_visible()
+        # The screen is asked to stay on all night, round or not (wake-lock where the browser
+        # grants it; a headless one may refuse, and the page then waits for a tap).
+        expect(tv.locator("body")).to_have_attribute("data-awake", re.compile("wake-lock|needs-tap"))
         on_one_screen(tv, ".tv-seat-card", 3)
         shots(tv, "tv-before-round-1")
 

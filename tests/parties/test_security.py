@@ -104,6 +104,7 @@ def post_routes(party):
         late_apply=reverse("parties:late_apply", args=[party.id, 1]),
         late_dismiss=reverse("parties:late_dismiss", args=[party.id, 1]),
     )
+    routes["import"] = reverse("parties:import")
     return routes
 
 
@@ -112,7 +113,7 @@ def test_the_list_of_post_routes_names_every_route_that_takes_a_post(party):
 
     pages = {"landing", "healthz", "redeem", "party", "host", "table_cards", "table", "player",
              "results", "round_rolls", "manifest", "rules_sheet", "score_sheets", "tally_sheets",
-             "player_cards"}
+             "player_cards", "results_csv", "rolls_csv", "export_json", "tv"}
     assert {p.name for p in urlpatterns} - pages == set(post_routes(party))
 
 
