@@ -190,7 +190,7 @@ def test_mistakes_in_the_form_are_shown_and_nothing_typed_is_lost(chromium, serv
     expect(page.get_by_label("Play to")).to_have_value("11")
     page.get_by_role("button", name="Create the party").click()
     expect(page.locator(".seat")).to_have_count(4)
-    expect(page.locator(".rules dt:text-is(\"Play to\") + dd")).to_have_text("11")
+    expect(page.locator("#rule-options dt:text-is(\"Play to\") + dd")).to_have_text("11")
 
 
 

@@ -95,8 +95,8 @@ def test_a_mini_bunco_of_the_traveling_triple_gives_its_roller_the_fuzzy_die(
         # The create form from the standard preset, the fuzzy die to whoever rolls 2-2-2.
         create(host, server, "Triple Night", TWELVE, "standard",
                **{"Traveling": "triple", "Traveling triple": "2"})
-        expect(host.locator(".rules dt:text-is(\"Traveling\") + dd")).to_have_text("triple")
-        expect(host.locator(".rules dt:text-is(\"Traveling triple\") + dd")).to_have_text("2")
+        expect(host.locator("#rule-options dt:text-is(\"Traveling\") + dd")).to_have_text("triple")
+        expect(host.locator("#rule-options dt:text-is(\"Traveling triple\") + dd")).to_have_text("2")
         seats = seating_of(host)
         roller, other = seats[0][0], seats[1][0]  # each table's seat 1 rolls first
         head = Table(open_page(chromium, contexts, link_url(host, "Table 1")), 1)
@@ -171,8 +171,8 @@ def test_the_host_reseats_players_between_sets_with_rotation_none(chromium, serv
         host = open_page(chromium, contexts, options=LAPTOP)
         # The tournament preset: individual play, rotation none, timed rounds, 2 sets.
         create(host, server, "Reseat Night", EIGHT, "tournament")
-        expect(host.locator(".rules dt:text-is(\"Rotation\") + dd")).to_have_text("none")
-        expect(host.locator(".rules dt:text-is(\"Sets\") + dd")).to_have_text("2")
+        expect(host.locator("#rule-options dt:text-is(\"Rotation\") + dd")).to_have_text("none")
+        expect(host.locator("#rule-options dt:text-is(\"Sets\") + dd")).to_have_text("2")
         before = seating_of(host, tables=2)
         tables = [
             Table(open_page(chromium, contexts, link_url(host, f"Table {n}")), n) for n in (1, 2)
