@@ -13,11 +13,22 @@ from bunco_site import home_server
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+FLAG_WORDS = {"1": True, "true": True, "yes": True, "on": True,
+              "0": False, "false": False, "no": False, "off": False}
+
+
 def env_flag(name, default):
+    """A yes/no setting. A word that is neither (DJANGO_DEBUG=flase) stops the start, rather
+    than silently reading as off."""
     value = os.environ.get(name)
-    if value is None or value == "":
+    if value is None or value.strip() == "":
         return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
+    try:
+        return FLAG_WORDS[value.strip().lower()]
+    except KeyError:
+        raise ImproperlyConfigured(
+            f"{name}={value!r}: say 1, true, yes or on, or 0, false, no or off."
+        ) from None
 
 
 def env_list(name):

@@ -71,3 +71,21 @@ def test_the_environment_switches_to_postgresql_and_redis(url):
     assert result.stdout.split() == [
         "django.db.backends.postgresql", "channels_redis.pubsub.RedisPubSubChannelLayer",
     ], result.stderr
+
+
+@pytest.mark.parametrize("word", ["flase", "ture", "2", "debug"])
+def test_a_yes_no_setting_that_is_neither_stops_the_start_and_says_so(word):
+    result = manage("check", DJANGO_DEBUG=word)
+    assert result.returncode != 0
+    assert f"DJANGO_DEBUG={word!r}: say 1, true, yes or on, or 0, false, no or off." in (
+        result.stderr
+    )
+
+
+@pytest.mark.parametrize("word, debug", [("Off", False), (" no ", False), ("TRUE", True)])
+def test_yes_no_settings_read_the_usual_words(word, debug):
+    result = manage(
+        "shell", "-c", "from django.conf import settings; print(settings.DEBUG)",
+        DJANGO_DEBUG=word, DJANGO_SECRET_KEY="x" * 60, DJANGO_ALLOWED_HOSTS="bunco.example.com",
+    )
+    assert result.stdout.strip().splitlines()[-1] == str(debug), result.stderr
