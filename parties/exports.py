@@ -71,14 +71,16 @@ def party_models():
                 grown = True
     paths = {Party: "pk"}
     while len(paths) < len(members):
-        for model in members - set(paths):
-            # A required link finds every row; a nullable one only those that use it.
-            found = sorted(
-                (f for f in _links(model) if f.related_model in paths), key=lambda f: f.null
-            )
-            if found:
-                parent = found[0].related_model
-                name = found[0].name
+        for model in sorted(members - set(paths), key=lambda m: m._meta.label_lower):
+            # A required link finds every row; a nullable one only the rows that use it. So a
+            # model with a required link waits until that link's parent has its path, however
+            # the loop meets the models (a roll must not be found through `voided_by`).
+            links = [f for f in _links(model) if f.related_model in members]
+            usable = [f for f in [f for f in links if not f.null] or links
+                      if f.related_model in paths]
+            if usable:
+                parent = usable[0].related_model
+                name = usable[0].name
                 paths[model] = name if parent is Party else f"{name}__{paths[parent]}"
     for model in members:
         if not isinstance(model._meta.pk, models.AutoField):
