@@ -8,6 +8,7 @@ Every process started here is stopped here.
 """
 
 import html
+import http.client
 import json
 import os
 import re
@@ -407,6 +408,10 @@ class Phone:
                 return Answer(response.status, response.read().decode())
         except urllib.error.HTTPError as error:
             return Answer(error.code, error.read().decode(errors="replace"))
+        except http.client.HTTPException as error:
+            # The server died mid-answer (IncompleteRead, a bad status line): to the page's
+            # fetch() that is a network error, as a reset connection is, and it sends again.
+            raise ConnectionError(f"{type(error).__name__}: {error}") from error
 
     def post(self, path, data, page="/"):
         """A page's fetch() POST, header for header (tests/page_protocol.py)."""
