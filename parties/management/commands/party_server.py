@@ -77,6 +77,10 @@ class Command(BaseCommand):
             "BUNCO_BASE_URL": base,
             "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
         }
+        if base.startswith("https://"):
+            # A TLS tunnel or proxy in front: its origin is the phones', not this server's.
+            origins = [*settings.CSRF_TRUSTED_ORIGINS, base.rstrip("/")]
+            env["DJANGO_CSRF_TRUSTED_ORIGINS"] = ",".join(origins)
         # daphne's access log (-v 1) would scroll the addresses away; -v 2 and up shows it.
         server = subprocess.Popen(  # noqa: S603 - our interpreter, our arguments
             [sys.executable, "-m", "daphne", "-b", EVERY_ADDRESS, "-p", str(port),
@@ -128,18 +132,35 @@ class Command(BaseCommand):
 
 
 def _base_url(given, lan, port):
-    if given:
-        parts = urlsplit(given if "://" in given else f"http://{given}")
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise CommandError(f"--base-url {given}: give an address like http://192.168.1.23:8000")
-        return f"{parts.scheme}://{parts.netloc}/"
-    return f"http://{lan or '127.0.0.1'}:{port}/"
+    """The address for links: `--base-url` (the server's port added when it names none), else
+    the Wi-Fi address. Refused: a path, query or user (the app answers at its root), and an
+    IPv6 address (the server listens on IPv4 only)."""
+    if not given:
+        return f"http://{lan or '127.0.0.1'}:{port}/"
+    example = f"give an address like http://192.168.1.23:{port} or http://mylaptop.local:{port}"
+    parts = urlsplit(given if "://" in given else f"http://{given}")
+    try:
+        named_port = parts.port
+    except ValueError:
+        raise CommandError(f"--base-url {given}: that port is not a number; {example}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise CommandError(f"--base-url {given}: {example}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        raise CommandError(
+            f"--base-url {given}: the app answers at its root, so no path; {example}"
+        )
+    if ":" in parts.hostname:
+        raise CommandError(f"--base-url {given}: the party server listens on IPv4; {example}")
+    host = parts.hostname
+    if named_port is None and parts.scheme == "http":
+        named_port = port  # "mylaptop.home" means this server, not port 80
+    netloc = host if named_port is None else f"{host}:{named_port}"
+    return f"{parts.scheme}://{netloc}/"
 
 
 def _host_entry(base):
-    """`base`'s host as ALLOWED_HOSTS writes it (an IPv6 address in brackets)."""
-    host = urlsplit(base).hostname
-    return f"[{host}]" if ":" in host else host
+    """`base`'s host as ALLOWED_HOSTS writes it."""
+    return urlsplit(base).hostname
 
 
 def _host_link(party, base):
