@@ -15,7 +15,7 @@ def host_context(party, round_, tables) -> dict:
         "can_reseat": bool(reseat),
         "offer_keep_score": "host",
         "rules_summary": rules_summary(party.rules),
-        "rules_sentences": rules_sentences(party.rules, len(tables)),
+        "rules_sentences": rules_sentences(party.rules, len(tables), party.prize_pot.tied),
     }
 
 

@@ -10,7 +10,7 @@ from django.db import transaction
 from parties import selectors
 from parties.models import Party
 from parties.services import PartyError, lock_party
-from scoring.pot import Pot, PotError, money, parse_money, split_pot
+from scoring.pot import Pot, PotError, apportion, money, parse_money, split_pot, typed_money
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def pot_view(party, prize_rows) -> PotView:
         winners[row.key] = [str(pid) for pid, _ in row.winners]
         names.update({str(pid): name for pid, name in row.winners})
     split = split_pot(pot, players, winners)
-    shares = dict(pot.shares)
+    shares = _shares_as_typed(pot, list(winners), players)
     prizes = []
     for row in prize_rows:
         cents = split.per_prize.get(row.key, 0)
@@ -61,8 +61,7 @@ def pot_view(party, prize_rows) -> PotView:
         else:
             note = ""
         paid = split.per_winner.get(row.key, {})
-        share = shares.get(row.key)
-        shown = "" if share is None else money(share) if pot.unit == "amount" else str(share)
+        shown = shares.get(row.key, "")
         amount = "" if row.key in split.unwon else money(cents)  # not "0.00": it has none
         prizes.append(PrizeMoney(
             row.key, amount, [(names[p], money(c)) for p, c in paid.items()], note, shown
@@ -78,6 +77,23 @@ def pot_view(party, prize_rows) -> PotView:
         prizes=prizes,
         take_home=[(names[p], money(c)) for p, c in take_home],
     )
+
+
+def _shares_as_typed(pot, prize_keys, players):
+    """Each prize's share as the form shows it, ready to be saved again unchanged: the
+    percentage, or the amount it carries in tonight's pot (the amounts the host typed, grown
+    or shrunk in proportion if players came or went since, so they still make the pot)."""
+    if not pot.shares:
+        return {}
+    if pot.unit == "percent":
+        return {key: str(weight) for key, weight in pot.shares}
+    weights = pot.weights(prize_keys)
+    if not pot.on or not any(weights.values()):
+        return {key: typed_money(weight) for key, weight in pot.shares}
+    return {
+        key: typed_money(cents)
+        for key, cents in apportion(pot.total(players), weights).items()
+    }
 
 
 def pot_from_form(data, prize_keys, players) -> Pot:

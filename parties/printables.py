@@ -38,7 +38,9 @@ def rules_sheet(request, party_id):
             "party": party,
             "access": access_,
             "rules_name": rules_name(party.preset, rules),
-            "sentences": rules_sentences(rules, party.tables.count()),
+            "sentences": rules_sentences(
+                rules, party.tables.count(), party.prize_pot.tied
+            ),
         },
     )
 

@@ -121,6 +121,10 @@ def split_pot(
     weights = pot.weights(list(winners))
     won = {p: w for p, w in weights.items() if winners[p] and w}
     unwon = tuple(p for p in winners if not winners[p] and weights[p])
+    if not won and any(winners.values()):
+        # Only prizes given no share were won (the one with all of it had no winner): the pot
+        # is still paid out, in equal parts between the prizes that were won.
+        won = {p: 1 for p in winners if winners[p]}
     if not total or not won:
         return PotSplit(total, {p: 0 for p in winners}, unwon=unwon)
     per_prize = {p: 0 for p in winners} | apportion(total, won)
@@ -139,7 +143,9 @@ def parse_money(text: str) -> int:
     """A typed amount ("6", "6.5", "$6.50", "6,50") as cents; PotError saying why if not."""
     if not text.strip():
         return 0  # nothing typed: no buy-in
-    cleaned = text.strip().lstrip("$€£").strip().replace(",", ".")
+    cleaned = text.strip().lstrip("$€£").strip()
+    # "1,200.50" (commas between thousands) or "6,50" (a decimal comma)
+    cleaned = cleaned.replace(",", "") if "." in cleaned else cleaned.replace(",", ".")
     whole, _, fraction = cleaned.partition(".")
     if cleaned in ("", ".") or not (whole or "0").isdigit() or (
         fraction and (not fraction.isdigit() or len(fraction) > 2)
@@ -153,3 +159,8 @@ def parse_money(text: str) -> int:
 
 def money(cents: int) -> str:
     return f"{cents // 100:,}.{cents % 100:02d}"
+
+
+def typed_money(cents: int) -> str:
+    """An amount as a form shows it for typing again: no thousands separator."""
+    return f"{cents // 100}.{cents % 100:02d}"

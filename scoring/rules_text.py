@@ -12,11 +12,15 @@ from scoring.rules import Rules
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 6: "six"}
 
 
-def rules_sentences(rules: Rules, tables: int | None = None) -> list[tuple[str, str]]:
+def rules_sentences(
+    rules: Rules, tables: int | None = None, tied_prize: str = "rolloff"
+) -> list[tuple[str, str]]:
     """(heading, text) for each topic of the night's rules, in the order a player needs them.
 
     `tables`, when known, lets "moving" speak of the night's own tables (with one table nobody
     moves; with two the ladder is a swap); without it the sentence covers any number.
+    `tied_prize` is how the night settles a tied prize (scoring.pot.Pot.tied): a roll-off, or
+    a split between the tied players.
     """
     return [
         ("Target", _target(rules)),
@@ -31,7 +35,7 @@ def rules_sentences(rules: Rules, tables: int | None = None) -> list[tuple[str, 
         ("Partners" if rules.team_size == 2 else "Playing alone", _partners(rules)),
         ("Sets", _sets(rules)),
         ("Fuzzy die", _traveling(rules)),
-        ("Prizes", _prizes(rules)),
+        ("Prizes", _prizes(rules, tied_prize)),
     ]
 
 
@@ -263,7 +267,7 @@ def _traveling(rules: Rules) -> str:
     return takes + start + end
 
 
-def _prizes(rules: Rules) -> str:
+def _prizes(rules: Rules, tied_prize: str = "rolloff") -> str:
     if not rules.prizes:
         return "No prizes tonight."
     phrases = [_prize(key, rules) for key in rules.prizes]
@@ -273,6 +277,8 @@ def _prizes(rules: Rules) -> str:
         listed = "; ".join(phrases)
     else:
         listed = ", ".join(phrases[:-1]) + " and " + phrases[-1]
+    if tied_prize == "split":
+        return f"Prizes for {listed}. A prize still tied at the end is shared by the tied players."
     return (
         f"Prizes for {listed}. A prize still tied at the end is settled by a roll-off: each "
         "tied player throws three dice once and the highest total wins."

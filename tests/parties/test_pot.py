@@ -1,9 +1,11 @@
 """The prize pot on the results page: the host sets a buy-in and shares; the money adds up."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
-from parties.models import Party, PrizeRollOff
+from parties.models import Party, Player, PrizeRollOff
 from tests.parties.test_prizes import prize_text, tied_party  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
@@ -96,3 +98,16 @@ def test_only_the_host_sets_the_pot_and_players_see_it(tied_party, player, keepe
     set_pot(host, tied_party, buy_in="6")
     page = results(player, tied_party)
     assert "72.00" in page and "Save the pot" not in page
+
+
+def test_the_form_shows_shares_that_save_again_after_a_late_arrival(host, tied_party):  # noqa: F811
+    set_pot(host, tied_party, buy_in="100", unit="amount",
+            **{"share-most_wins": "600", "share-most_buncos": "300", "share-most_losses": "300"})
+    Player.objects.create(party=tied_party, name="Zoe", position=99)  # 13 buy-ins: 1,300.00
+    page = results(host, tied_party)
+    assert "1,300.00" in section(page, "pot")
+    shown = dict(re.findall(r'name="share-(\w+)" value="([^"]*)"', page))
+    assert shown == {"most_wins": "650.00", "most_buncos": "325.00", "most_losses": "325.00"}
+    response = set_pot(host, tied_party, buy_in="100.00", unit="amount", tied="split",
+                       **{f"share-{key}": value for key, value in shown.items()})
+    assert "The pot is set." in response.content.decode()  # saved as shown, no 'add up' error

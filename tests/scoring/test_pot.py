@@ -55,6 +55,15 @@ def test_a_prize_nobody_won_gives_its_money_to_the_others():
     assert split.per_prize == {"most_buncos": 0, "most_wins": 1200}
 
 
+def test_when_only_prizes_without_a_share_were_won_they_share_the_pot_equally():
+    # All of the pot on most Buncos, and nobody rolled a Bunco: the pot is still paid out.
+    pot = Pot(buy_in_cents=500, shares=(("most_wins", 0), ("most_buncos", 100),
+                                        ("most_losses", 0)))
+    split = split_pot(pot, 12, {"most_wins": ["Ann"], "most_buncos": [], "most_losses": ["Bea"]})
+    assert split.per_prize == {"most_wins": 3000, "most_buncos": 0, "most_losses": 3000}
+    assert split.take_home() == {"Ann": 3000, "Bea": 3000}
+
+
 def test_no_buy_in_is_no_pot():
     split = split_pot(Pot(), 12, {"most_wins": ["Ann"]})
     assert not Pot().on and split.total == 0 and split.take_home() == {}
@@ -84,7 +93,7 @@ def test_it_round_trips_through_its_stored_form():
 @pytest.mark.parametrize(
     "text, cents",
     [("6", 600), ("6.5", 650), ("$6.50", 650), ("6,50", 650), (" 12 ", 1200), ("", 0),
-     (".5", 50)],
+     (".5", 50), ("1,200.00", 120000), ("1200", 120000)],
 )
 def test_typed_amounts(text, cents):
     assert parse_money(text) == cents
@@ -132,7 +141,7 @@ def test_the_pot_is_paid_out_exactly_once_a_prize_is_won(buy_in, players, tied, 
     pot = Pot(buy_in_cents=buy_in, shares=shares, unit="amount", tied=tied)
     winners = {f"prize{i}": people for i, (_, people) in enumerate(prizes)}
     split = split_pot(pot, players, winners)
-    if any(winners[p] and w for p, w in shares):
+    if any(winners.values()):
         assert sum(split.per_prize.values()) == pot.total(players)  # all of it, to the cent
         held = sum(split.per_prize[p] for p in split.unsettled)
         assert sum(split.take_home().values()) + held == pot.total(players)

@@ -142,3 +142,9 @@ def test_no_prizes_is_said_so():
 def test_every_preset_gets_every_topic_once(preset):
     headings = [heading for heading, _ in rules_sentences(PRESETS[preset])]
     assert len(headings) == len(set(headings)) == 13
+
+
+def test_a_night_that_shares_tied_prizes_says_so_and_no_roll_off():
+    shared = dict(rules_sentences(Rules(), tied_prize="split"))["Prizes"]
+    assert "shared by the tied players" in shared and "roll-off" not in shared
+    assert "roll-off" in dict(rules_sentences(Rules()))["Prizes"]
