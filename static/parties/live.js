@@ -258,12 +258,17 @@
   // until it plays. body[data-awake] says which is on: wake-lock, video, off, or needs-tap.
   let wakeLock = null;
   let noSleep = null;
+  let awaking = null;  // the request under way: two at once could take two locks, one never released
   function roundInPlay() {
     if (body.dataset.wakeLock === "always") return true;  // the room's scoreboard: all night
     const live = document.getElementById("live");
     return Boolean(body.dataset.wakeLock && live && live.dataset.roundStatus === "playing");
   }
-  async function keepAwake() {
+  function keepAwake() {
+    if (!awaking) awaking = stayAwake().finally(() => { awaking = null; });
+    return awaking;
+  }
+  async function stayAwake() {
     if (!roundInPlay() || document.visibilityState !== "visible") return letSleep();
     if ("wakeLock" in navigator) {
       if (wakeLock && !wakeLock.released) return;
@@ -279,7 +284,10 @@
     }
     if (!window.NoSleep) return;
     if (!noSleep) noSleep = new window.NoSleep();
-    if (noSleep.isEnabled) return;
+    // A hidden page's video is paused by the browser while NoSleep still says enabled.
+    const video = noSleep.noSleepVideo;
+    if (noSleep.isEnabled && !(video && video.paused)) return;
+    if (noSleep.isEnabled) noSleep.disable();
     try {
       await noSleep.enable();
       body.dataset.awake = "video";
@@ -292,7 +300,9 @@
     if (noSleep && noSleep.isEnabled) noSleep.disable();
     if (body.dataset.wakeLock) body.dataset.awake = "off";
   }
-  document.addEventListener("pointerdown", () => { if (body.dataset.awake !== "video" && body.dataset.awake !== "wake-lock") keepAwake(); }, { passive: true });
+  // Every tap asks again (at once if the screen is already kept on): a video paused while the
+  // phone showed another app plays again only from a tap.
+  document.addEventListener("pointerdown", () => { keepAwake(); }, { passive: true });
   document.addEventListener("bunco:resynced", () => { keepAwake(); });  // a round began or ended
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") { keepAwake(); resync(); }
