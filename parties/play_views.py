@@ -147,14 +147,17 @@ def player_leave(request, party_id):
             party=party, player_id=as_int(request.POST.get("player"), "player")
         )
 
-    def done(result):
-        ghost, moved = result
-        if moved is None:
-            return "A ghost takes their seat from now on."
-        return (
-            f"A ghost takes their place from now on; {moved.name} changes chairs with it "
-            f"so that {ghost.name} has a real partner (see the seating)."
-        )
+    def done(leave):
+        if leave.moved is None:
+            said = "A ghost takes their seat from now on."
+        else:
+            said = (
+                f"A ghost takes their place from now on; {leave.moved.name} changes chairs with "
+                f"it so that {leave.ghost.name} has a real partner (see the seating)."
+            )
+        for number in leave.keeper_reset:
+            said += f" At table {number} the player in seat 1 keeps score again."
+        return said
 
     return _party_action(request, party, grant, leave, done)
 

@@ -1,6 +1,8 @@
 """Comings and goings between rounds: a player who leaves gives their seat to a ghost, and a
 late arrival takes a ghost's seat (docs/rules.md section 6: ghosts fill empty seats)."""
 
+from dataclasses import dataclass
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max
@@ -49,36 +51,50 @@ def _next_position(party):
     return (Player.objects.filter(party=party).aggregate(last=Max("position"))["last"] or 0) + 1
 
 
+@dataclass(frozen=True)
+class Leave:
+    ghost: Player
+    moved: Player | None  # who changed chairs with the ghost so it has a real partner
+    keeper_reset: tuple[int, ...]  # tables whose chosen scorekeeper left that chair: seat 1 again
+
+
 @transaction.atomic
-def player_leave(*, party: Party, player_id: int) -> tuple[Player, Player | None]:
-    """The player goes home: a new ghost takes their seat from the next round on. Returns the
-    ghost and the player who changed chairs with it so it has a real partner (or None)."""
+def player_leave(*, party: Party, player_id: int) -> Leave:
+    """The player goes home: a new ghost takes their seat from the next round on."""
     round_, rules = _waiting_round(party)
-    seat = Seat.objects.filter(round=round_, player_id=player_id, player__is_ghost=False).first()
+    seat = (
+        Seat.objects.filter(round=round_, player_id=player_id, player__is_ghost=False)
+        .select_related("table")
+        .first()
+    )
     if seat is None:
         raise PartyError("That player is not seated for the next round.")
     ghost_number = Player.objects.filter(party=party, is_ghost=True).count() + 1
     ghost = Player.objects.create(
         party=party, name=f"Ghost {ghost_number}", is_ghost=True, position=_next_position(party)
     )
-    Seat.objects.filter(pk=seat.pk).update(player=ghost)
-    moved = _give_ghost_a_partner(party, round_, rules, ghost)
+    reset = {seat.table.number} if seat.keeps_score else set()  # a ghost keeps no score
+    Seat.objects.filter(pk=seat.pk).update(player=ghost, keeps_score=False)
+    moved, moved_from = _give_ghost_a_partner(party, round_, rules, ghost)
+    if moved_from is not None and moved_from.keeps_score:
+        reset.add(moved_from.table.number)  # the swap seats both chairs afresh
     _announce(party)  # their link still opens their sheet
-    return ghost, moved
+    return Leave(ghost, moved, tuple(sorted(reset)))
 
 
 def _give_ghost_a_partner(party, round_, rules, ghost):
     """Where the leaver's partner is a ghost too, one real player changes chairs with the new
-    ghost (scoring.ghost_swap): that player, or None when nobody moves."""
+    ghost (scoring.ghost_swap): that player and the seat they left, or (None, None)."""
     seating, ghosts = _seating(round_)
     try:
         moved = ghost_swap(seating, rules, ghosts, str(ghost.id))
     except SeatingError as error:
         raise PartyError(f"That would leave a table unplayable: {error}.") from None
     if moved is None:
-        return None
+        return None, None
+    left = Seat.objects.select_related("table").get(round=round_, player_id=int(moved))
     swap_seats(party, round_, ghost.id, int(moved), "")
-    return Player.objects.get(pk=int(moved))
+    return Player.objects.get(pk=int(moved)), left
 
 
 @transaction.atomic

@@ -101,3 +101,14 @@ def test_only_the_host_manages_comings_and_goings(party, keeper, player):
         assert browser.post(reverse("parties:arrive", args=[party.id]),
                             {"name": "Mo"}).status_code == 403
     assert "Ann" in seated(party) and not Player.objects.filter(name="Mo").exists()
+
+
+def test_a_chosen_scorekeeper_who_goes_home_leaves_seat_1_keeping_score(host, party):
+    ann_seat = seated(party)["Ann"]
+    Seat.objects.filter(pk=ann_seat.pk).update(keeps_score=True)  # Ann took over the table
+    response = host.post(reverse("parties:leave", args=[party.id]),
+                         {"player": party.players.get(name="Ann").id}, follow=True)
+    page = response.content.decode()
+    assert f"At table {ann_seat.table.number} the player in seat 1 keeps score again." in page
+    round_ = ann_seat.round
+    assert not Seat.objects.filter(round=round_, keeps_score=True).exists()  # not the ghost
