@@ -189,6 +189,17 @@ def attempt_uncount(key):
         pass
 
 
+def party_creation_allowed(request):
+    """Count one more party created from the request's network (an IPv4 address or an IPv6
+    /64) this hour, and say whether it is within PARTY_CREATE_MAX_PER_ADDRESS: anyone may
+    host, so this is what stops a script filling the database. Counted before creating, so
+    concurrent posts cannot all pass. Creating and importing a party both count."""
+    created = attempt_count(
+        f"party-create:{client_network(request)}", settings.PARTY_CREATE_WINDOW
+    )
+    return created <= settings.PARTY_CREATE_MAX_PER_ADDRESS
+
+
 def client_network(request):
     """The client's address as a limit counts it: an IPv4 address, or an IPv6 /64 (one home
     or phone gets a whole /64, so its single addresses cost an attacker nothing)."""

@@ -4,7 +4,6 @@ imports a party file. Each view opens with its access guard, as every view does.
 import json
 
 from django import forms
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -29,23 +28,20 @@ def _download(body, content_type, disposition):
 @require_GET
 def results_csv(request, party_id):
     party, _access = access.require_any(request, party_id)  # whoever may see the results page
-    header, rows = exports.standings_table(party)
-    return _download(
-        exports.csv_bytes(header, rows),
-        CSV,
-        exports.content_disposition(party.name, "results", "csv"),
-    )
+    return _csv_file(party, "results", exports.standings_table(party))
 
 
 @never_cache
 @require_GET
 def rolls_csv(request, party_id):
     party, _access = access.require_host(request, party_id)  # the host's roll list, as a file
-    header, rows = exports.rolls_table(party)
+    return _csv_file(party, "rolls", exports.rolls_table(party))
+
+
+def _csv_file(party, what, table):
+    header, rows = table
     return _download(
-        exports.csv_bytes(header, rows),
-        CSV,
-        exports.content_disposition(party.name, "rolls", "csv"),
+        exports.csv_bytes(header, rows), CSV, exports.content_disposition(party.name, what, "csv")
     )
 
 
@@ -107,11 +103,7 @@ def import_page(request):
         mb = party_import.MAX_BYTES // (1024 * 1024)
         form.add_error("file", f"The file is larger than {mb} MB; nothing was imported.")
         return render(request, "parties/import.html", {"form": form}, status=413)
-    # An import creates a party: it counts against the same hourly limit as creating one.
-    created = access.attempt_count(
-        f"party-create:{access.client_network(request)}", settings.PARTY_CREATE_WINDOW
-    )
-    if created > settings.PARTY_CREATE_MAX_PER_ADDRESS:
+    if not access.party_creation_allowed(request):  # an import creates a party too
         form.add_error(
             None,
             "Too many parties were created from this network in the last hour. "

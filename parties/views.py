@@ -53,12 +53,7 @@ def party_create(request):
     form = PartyCreateForm(request.POST)
     if not form.is_valid():
         return render(request, "parties/create.html", {"form": form}, status=400)
-    # Anyone may create parties, so one address may create only so many an hour: a script
-    # cannot fill the database. Counted before creating, so concurrent posts cannot all pass.
-    created = access.attempt_count(
-        f"party-create:{access.client_network(request)}", settings.PARTY_CREATE_WINDOW
-    )
-    if created > settings.PARTY_CREATE_MAX_PER_ADDRESS:
+    if not access.party_creation_allowed(request):
         form.add_error(
             None,
             "Too many parties were created from this network in the last hour. "
