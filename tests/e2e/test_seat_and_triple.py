@@ -194,6 +194,11 @@ def test_the_host_reseats_players_between_sets_with_rotation_none(chromium, serv
         seating = host.locator("#seating")
         expect(seating.locator(".reseat .help")).to_contain_text("Between sets: swap two")
         shots(host, "host-between-sets")
+        # A refetch still due from the round's last rolls (at most 1 s after them) would draw
+        # the form afresh between the choices and the click: start from a page with none due.
+        host.reload()
+        listening(host)
+        seating = host.locator("#seating")
         seating.get_by_label("Swap").select_option(label=f"{mover} (table 1)")
         seating.get_by_label("with").select_option(label=f"{other} (table 2)")
         listening(host)
