@@ -1,11 +1,11 @@
 """Shared by the test folders: one Chromium for the whole session (Playwright's sync API allows
-one at a time per thread, so the browser tests and the fault tests must share it)."""
-
-import os
+one at a time per thread, so the browser tests and the fault tests must share it); and the
+plugin that skips the tests whose service this machine lacks (tests/service_checks.py)."""
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+pytest_plugins = ["tests.service_checks"]
+
 CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -14,11 +14,12 @@ CHROMIUM_FLAGS = [
 
 @pytest.fixture(scope="session")
 def chromium():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Debian's Chromium is not at {CHROMIUM}: run `apt-get install chromium`.")
+    """Needs Chromium: tests using it skip where it is missing (tests/service_checks.py)."""
     from playwright.sync_api import sync_playwright
 
+    from tests.service_checks import chromium_path
+
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
         yield browser
         browser.close()

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import CHROMIUM, CHROMIUM_FLAGS
+from tests.conftest import CHROMIUM_FLAGS
 from tests.e2e.conftest import LAPTOP, PHONE
 from tests.e2e.phone import new_party, scorekeeper, screen, start_round, tap
 from tests.e2e.test_party_setup import (  # chromium: every page, no CSP refusal
@@ -19,6 +19,7 @@ from tests.e2e.test_party_setup import (  # chromium: every page, no CSP refusal
     csp_messages,
     link_url,
 )
+from tests.service_checks import chromium_path
 
 pytestmark = pytest.mark.e2e
 
@@ -123,7 +124,7 @@ def installable_phone(browser, profile):
     browser_type = page.context.browser.browser_type
     page.context.close()
     context = browser_type.launch_persistent_context(
-        str(profile), executable_path=CHROMIUM, args=CHROMIUM_FLAGS, **PHONE
+        str(profile), executable_path=chromium_path(), args=CHROMIUM_FLAGS, **PHONE
     )
     refused = []
     context.on("page", lambda page: refused.append(csp_messages(page)))
