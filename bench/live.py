@@ -43,6 +43,13 @@ def free_port():
         return s.getsockname()[1]
 
 
+def launcher(app):
+    """The module that starts the app's server: its launcher (daphne with the server patches,
+    as production runs it), or daphne itself for a commit from before the launcher (--app-ref),
+    whose ASGI module installed the patches on import."""
+    return "bunco_site.serve" if (Path(app) / "bunco_site" / "serve.py").exists() else "daphne"
+
+
 class Server:
     """One server process on the server core: the app under daphne, or the baseline."""
 
@@ -54,7 +61,7 @@ class Server:
             cmd = [
                 PY,
                 "-m",
-                "daphne",
+                launcher(fixtures.APP),
                 "-b",
                 "127.0.0.1",
                 "-p",

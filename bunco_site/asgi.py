@@ -1,5 +1,8 @@
 """ASGI entry point: HTTP through Django (a phone's ordinary tap takes the lean path in front of
-it, parties.tap_path), websockets through Channels, behind the host check."""
+it, parties.tap_path), websockets through Channels, behind the host check.
+
+Importing it patches nothing underneath: the server's measured patches are installed by its
+launcher, `python -m bunco_site.serve` (bunco_site/serve.py), once this is loaded."""
 
 import os
 
@@ -13,7 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
-from bunco_site import log_redaction, server_tuning  # noqa: E402
+from bunco_site import log_redaction  # noqa: E402
 from parties.routing import websocket_urlpatterns  # noqa: E402
 from parties.socket_session import ReadOnlySessionMiddleware  # noqa: E402
 from parties.tap_path import TapPath  # noqa: E402
@@ -28,4 +31,3 @@ application = ProtocolTypeRouter(
 )
 log_redaction.install()  # link tokens out of daphne's access log: always on, not tuning
 get_resolver().reverse_dict  # noqa: B018 - built now, not by the first redirect (~15 ms)
-server_tuning.install()  # last: everything the app needs is loaded by now (the GC freezes it)

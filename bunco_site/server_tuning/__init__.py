@@ -1,4 +1,6 @@
-"""The measured patches of daphne, Twisted and the garbage collector, kept in one place.
+"""The measured patches of daphne, Twisted and the garbage collector, kept in one place, and
+installed by the server's launcher (`python -m bunco_site.serve`, bunco_site/serve.py) once
+daphne has loaded the app; never by importing the app.
 
 Each patch replaces internals of a library at a version it was measured with (bench/, see
 docs/server-tuning.md). Before it is installed it checks that those internals still have the

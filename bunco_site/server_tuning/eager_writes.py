@@ -14,6 +14,11 @@ own `doWrite` can only send and stop writing. Otherwise, or when the send fails 
 is full, the writer takes Twisted's usual path: its `doWrite` at the end of this loop turn
 (errors and closes through the reactor's own `_readOrWrite`), then the poller if the socket
 still has no room.
+
+Touches: daphne's reactor (the running AsyncioSelectorReactor) only: its `addWriter`,
+`removeWriter` and `getWriters`, replaced on that one object. Version check: `check()` (the
+reactor's and transports' shape), `MEASURED_WITH` (a fitting other Twisted installs with a
+warning). Switch: on unless BUNCO_SERVER_TUNING is "0" or a list without `eager_writes`.
 """
 
 import inspect

@@ -7,6 +7,11 @@ tap latency. Here the objects alive once the app is loaded are frozen (they live
 the process), automatic full collections are off, and a full collection runs on a timer,
 rarely, so cycles among long-lived objects (a phone's connection after it closes) are still
 freed. Young collections run as usual and free most garbage.
+
+Touches: the interpreter's collector (`gc.freeze`, the third threshold) and starts one daemon
+thread, `bunco-gc`. Version check: `check()` (CPython 3.11 to 3.13's three generations),
+`MEASURED_WITH`. Switch: on unless BUNCO_SERVER_TUNING is "0" or a list without `gc_policy`.
+Installed last, once the app is loaded, so that what it freezes is the app.
 """
 
 import gc

@@ -5,6 +5,11 @@ whether it is one it builds an `email.message.EmailMessage` to read the Content-
 Daphne hands the raw body to the ASGI app and never reads `args`, so that work is thrown away:
 measured in bench/ S2, about 5% of the interpreter's time at 250 parties, for the phones' taps
 (form posts). Twisted has a switch for it, `parsePOSTFormSubmission`; daphne does not pass it.
+
+Touches: `daphne.http_protocol.WebRequest`, replaced by a subclass that passes the switch (what
+daphne's HTTPFactory builds each request from). Version check: `check()` (Twisted's Request takes
+the switch: 25.5.0 and later; daphne builds WebRequest by name), `MEASURED_WITH`.
+Switch: on unless BUNCO_SERVER_TUNING is "0" or a list without `request_bodies`.
 """
 
 import inspect

@@ -81,7 +81,8 @@ class Database:
 
 
 class Server:
-    """One daphne process serving the app."""
+    """One daphne process serving the app, started as production starts it (bunco_site.serve:
+    with the server patches)."""
 
     def __init__(self, env, port=None):
         self.env = env
@@ -93,7 +94,7 @@ class Server:
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
         self.log = open(ROOT / "test-artifacts" / f"daphne-{self.port}.log", "ab")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+            [sys.executable, "-m", "bunco_site.serve", "-b", "127.0.0.1", "-p", str(self.port),
              "bunco_site.asgi:application"],
             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )

@@ -14,7 +14,9 @@ def test_it_runs_daphne_on_postgresql_and_redis_in_production_mode():
     assert any(volume.endswith(":/var/lib/postgresql/data") for volume in services["db"]["volumes"])
     assert services["redis"]["image"] == "redis:7"
     web = services["web"]
-    assert "manage.py migrate" in web["command"] and "daphne" in web["command"]
+    assert "manage.py migrate" in web["command"]
+    # daphne through the launcher, which installs the server patches (docs/server-tuning.md)
+    assert "python -m bunco_site.serve " in web["command"]
     env = web["environment"]
     assert env["DJANGO_DEBUG"] == "0"
     assert env["DATABASE_URL"].startswith("postgres://") and "@db:5432/" in env["DATABASE_URL"]

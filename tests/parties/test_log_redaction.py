@@ -18,11 +18,6 @@ from tests.parties.conftest import Browser
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1vZi00My1jaGFyYWN0ZXJz"  # shaped like a link's token
 
-# The daphne command line, with the redaction installed as bunco_site/asgi.py installs it.
-DAPHNE = (
-    "import sys; from bunco_site import log_redaction; log_redaction.install(); "
-    "from daphne.cli import CommandLineInterface; CommandLineInterface().run(sys.argv[1:])"
-)
 
 
 def get(url):
@@ -47,7 +42,8 @@ def daphne_log(tmp_path_factory):
     log = folder / "daphne.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-c", DAPHNE, "-b", "127.0.0.1", "-p", str(port),
+            # The server's launcher, as production starts it (bunco_site/asgi.py redacts).
+            [sys.executable, "-m", "bunco_site.serve", "-b", "127.0.0.1", "-p", str(port),
              "bunco_site.asgi:application"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
         )

@@ -1,7 +1,8 @@
 """server_tuning.install(): each patch checked against the internals it replaces, one log line
-each, one switch. The app is served by a real daphne process, as in production, started
-through a small wrapper that can first reshape Twisted's internals the way an unmeasured
-release would (and print, at exit, what the process really ran with)."""
+each, one switch. The app is served by a real daphne process started by the server's launcher
+(bunco_site.serve), as in production, through a small wrapper that can first reshape Twisted's
+internals the way an unmeasured release would (and print, at exit, what the process really ran
+with)."""
 
 import os
 import socket
@@ -55,9 +56,8 @@ DAPHNE = textwrap.dedent(
         print("gc_policy", gc.get_freeze_count() > 0, flush=True)
 
     atexit.register(state)
-    from daphne.cli import CommandLineInterface
-    sys.argv = ["daphne", *sys.argv[2:]]
-    CommandLineInterface.entrypoint()
+    from bunco_site.serve import main  # the server's launcher, as production starts it
+    main(sys.argv[2:])
     """
 )
 PATCHES = server_tuning.PATCHES
@@ -269,3 +269,21 @@ def test_outside_daphne_the_server_patches_are_skipped_not_failed(monkeypatch, t
         "server tuning: eager_writes skipped: no Twisted reactor is running (not under daphne)",
         "server tuning: request_bodies skipped: daphne's server is not running",
     ]
+
+
+def test_importing_the_asgi_module_installs_no_patch(tmp_path):
+    """Tests and management commands import the app; only the launcher patches the server."""
+    code = (
+        "import gc, threading, bunco_site.asgi; "
+        "print(gc.get_freeze_count(), gc.get_threshold()[2] < 1000, "
+        "any(t.name == 'bunco-gc' for t in threading.enumerate()))"
+    )
+    environ = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    environ.update(DJANGO_SETTINGS_MODULE="bunco_site.settings", DJANGO_DEBUG="1",
+                   SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environ,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    # nothing frozen, full collections on, no collector thread; and nothing said
+    assert result.stdout.split() == ["0", "True", "False"], result.stderr
+    assert "server tuning:" not in result.stdout + result.stderr

@@ -83,7 +83,7 @@ class Command(BaseCommand):
             env["DJANGO_CSRF_TRUSTED_ORIGINS"] = ",".join(origins)
         # daphne's access log (-v 1) would scroll the addresses away; -v 2 and up shows it.
         server = subprocess.Popen(  # noqa: S603 - our interpreter, our arguments
-            [sys.executable, "-m", "daphne", "-b", EVERY_ADDRESS, "-p", str(port),
+            [sys.executable, "-m", "bunco_site.serve", "-b", EVERY_ADDRESS, "-p", str(port),
              "-v", "1" if verbosity >= 2 else "0", "bunco_site.asgi:application"],
             cwd=settings.BASE_DIR,
             env=env,

@@ -1,0 +1,37 @@
+"""The server's launcher: daphne, with the measured server patches (bunco_site/server_tuning/).
+
+    python -m bunco_site.serve -b 0.0.0.0 -p 8000 bunco_site.asgi:application
+
+takes daphne's own arguments and runs daphne's command line, which, once it has set up its
+logging and loaded the app, calls `load_asgi_app` here: that is where the patches go in, each
+checked against the Twisted, daphne and CPython it finds (docs/server-tuning.md). Importing
+`bunco_site.asgi` (tests, management commands, a plain `daphne` command) installs nothing.
+Every place that starts the server starts it this way: the party server, docker-compose.yml,
+the browser and fault tests, and bench/.
+"""
+
+import sys
+
+# Importing daphne's command line imports its server, which installs Twisted's asyncio reactor:
+# first, as `python -m daphne` does, before anything could install another.
+from daphne.cli import CommandLineInterface
+
+from bunco_site import server_tuning
+
+
+class Launcher(CommandLineInterface):
+    """Daphne's command line, with the server patches installed once the app is loaded (the
+    collector's policy freezes what is alive then, so it must come after the app's imports)."""
+
+    def load_asgi_app(self, asgi_app_path):
+        application = super().load_asgi_app(asgi_app_path)
+        server_tuning.install()
+        return application
+
+
+def main(argv=None):
+    Launcher().run(sys.argv[1:] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    main()
