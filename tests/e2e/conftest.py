@@ -12,6 +12,7 @@ of each other's parties.
 """
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -33,6 +34,7 @@ LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 # environment names none.
 LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+SECRET = secrets.token_urlsafe(40)
 
 
 def stop_process(process):
@@ -120,13 +122,20 @@ def _server_env(db_env, **extra):
     env.update(db_env)
     env.update(extra)
     env.update({
-        "DJANGO_DEBUG": "1",
+        # Production mode, as a party runs: the collected, hashed static files, DEBUG off, the
+        # security settings on (plain HTTP on the loopback, with no TLS proxy in front).
+        "DJANGO_DEBUG": "0",
+        "DJANGO_INSECURE_HTTP": "1",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECRET_KEY": SECRET,  # one for every process: tokens and sessions hold
         # One test session creates more parties from 127.0.0.1 than a host would in an hour.
         "PARTY_CREATE_MAX_PER_ADDRESS": "1000",
         "DJANGO_SETTINGS_MODULE": "tests.e2e.settings",
         "BUNCO_E2E_PREFIX": f"e2e{uuid.uuid4().hex[:10]}",
     })
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                   cwd=ROOT, env=env, check=True)
     return env
 
 
