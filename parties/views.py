@@ -80,7 +80,9 @@ def party_create_plan(request):
     # The create form's plan preview: reads what was typed, writes nothing, needs no link
     # (anyone may host). POST, so the names never sit in an address or a server log.
     form = PartyCreateForm(request.POST)
-    return render(request, "parties/_plan_preview.html", {"preview": form.plan_preview()})
+    return render(
+        request, "parties/_plan_preview.html#plan-tables", {"preview": form.plan_preview()}
+    )
 
 
 # never_cache (Cache-Control: no-store) on every page of a party: they show links, QR codes,

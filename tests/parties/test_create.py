@@ -242,7 +242,7 @@ def test_boxed_plans_seat_2_to_10_with_no_ghosts_as_the_plan_says(host, count):
 def test_the_plan_preview_shows_each_table_and_who_plays_alone(host, count):
     data = create_form(names=TWELVE[:count], preset="boxed_small")
     page = host.post(reverse("parties:create_plan"), data).content.decode()
-    assert page.lstrip().startswith('<div id="plan-preview"')
+    assert page.lstrip().startswith('<h2 class="plan-heading">')  # the content, not the box
     shown = re.findall(r"<strong>Table (\d+)(?: \(head\))?</strong>: ([^<]+)</li>", page)
     assert [int(n) for n, _ in shown] == list(range(1, len(PLAN_WORDS[count]) + 1))
     for (_, words), expected in zip(shown, PLAN_WORDS[count], strict=True):
