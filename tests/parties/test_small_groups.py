@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from parties import play, roster
+from parties import play, roster, selectors
 from parties.models import AccessLink, Party, Round, Seat
 from parties.services import PartyError
 from tests.parties.conftest import TWELVE, create_party, redeem
@@ -69,3 +69,31 @@ def test_comings_and_goings_are_refused_on_the_boxed_plans(host, seven):
     page = host.get(reverse("parties:host", args=[seven.id])).content.decode()
     assert 'id="roster"' not in page
     assert Party.objects.get(pk=seven.pk).players.count() == 7
+
+
+def test_a_mixed_round_closes_with_the_seeds_moves_and_survives_export_and_import(seven):
+    from parties import exports, party_import
+    from tests.parties.test_import import standings
+    from tests.parties.test_play import tap
+
+    before = seating(seven)
+    play.round_start(party=seven, by="host")
+    assert tap(seven, 2, (1, 1, 2, 3)).status == "saved"  # seat 1 alone at table 2: 2 points
+    bunco = tap(seven, 1, (1, 1, 1, 1))  # four 1s in round 1: a Bunco, 21, table 1 won
+    if bunco.status == "ask_call":
+        bunco = tap(seven, 1, (1, 1, 1, 1), called=True)
+    assert bunco.status == "saved"
+    assert tap(seven, 2, (2, 3, 4, 5)).status == "saved"  # the bell: seat 1 finishes, 2 wins
+    after = seating(seven)
+    team, alone = before[1], before[2]
+    # Table 1: the winners (seats 1+3) stay and split, table 2's two losers come up.
+    assert after[1] == [team[0], team[2], alone[1], alone[2]]
+    # Table 2: its winner stays, table 1's losing team comes down.
+    assert after[2] == [alone[0], team[1], team[3]]
+    marks = {row.name: row.sheet.marks for row in selectors.party_results(seven)[0]}
+    assert marks == {team[0]: ("W",), team[2]: ("W",), team[1]: ("L",), team[3]: ("L",),
+                     alone[0]: ("W",), alone[1]: ("L",), alone[2]: ("L",)}
+
+    copy = party_import.party_import(document=exports.party_document(seven))
+    assert standings(copy) == standings(seven)
+    assert seating(copy) == after
