@@ -97,3 +97,15 @@ def test_a_mixed_round_closes_with_the_seeds_moves_and_survives_export_and_impor
     copy = party_import.party_import(document=exports.party_document(seven))
     assert standings(copy) == standings(seven)
     assert seating(copy) == after
+
+
+def test_the_printouts_tv_and_results_of_a_mixed_party(host, seven):
+    play.round_start(party=seven, by="host")
+    tally = host.get(reverse("parties:tally_sheets", args=[seven.id])).content.decode()
+    assert tally.count("Team A") == seven.rules.sets  # table 1's sheets, one a set
+    assert "Seat 3" in tally and "Seat 4" not in tally.replace("seats 2 and 4", "")
+    rules = host.get(reverse("parties:rules_sheet", args=[seven.id])).content.decode()
+    assert "everyone plays alone and the highest scorer wins" in rules
+    assert "the last table&#x27;s players go up to table 1" in rules.lower()
+    for name in ("tv", "results", "score_sheets"):
+        assert host.get(reverse(f"parties:{name}", args=[seven.id])).status_code == 200, name

@@ -304,3 +304,11 @@ def test_score_sheets_from_a_mixed_round():
     marks = {p: s.marks[0] for p, s in sheets.items()}
     assert marks == {"a": "W", "c": "W", "b": "L", "d": "L", "e": "W", "f": "L", "g": "L"}
     assert sheets["a"].buncos == 1 and sheets["c"].buncos == 0
+
+
+def test_the_simulator_refuses_a_count_the_plans_cannot_seat_with_the_reason(capsys):
+    from scoring.simulate import main
+
+    assert main(["--players", "12", "--preset", "boxed_small"]) == 2
+    assert "seat 2 to 10 players, not 12" in capsys.readouterr().err
+    assert main(["--players", "9", "--preset", "boxed_small", "--sets", "1"]) == 0
