@@ -2,8 +2,6 @@
 
 from dataclasses import dataclass
 
-from django import forms
-
 from parties.forms import OPTION_NAMES
 from parties.services import party_size_problem
 from scoring import Rules, RulesError
@@ -56,7 +54,7 @@ def _rules_and_count(form):
         options = {n: initial[n] for n in OPTION_NAMES}
         try:
             rules = Rules.from_options(options)
-        except (RulesError, TypeError):
+        except RulesError:
             rules = None
         text = initial.get("players") or ""
     if "players" in getattr(form, "cleaned_data", {}):
@@ -66,7 +64,4 @@ def _rules_and_count(form):
 
 def _lines(text):
     # A list with mistakes still has a count; its errors are shown beside the list.
-    try:
-        return len([line for line in str(text).splitlines() if line.strip()])
-    except (TypeError, forms.ValidationError):
-        return 0
+    return len([line for line in str(text).splitlines() if line.strip()])

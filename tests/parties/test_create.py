@@ -306,3 +306,8 @@ def test_the_service_refuses_a_count_the_plan_cannot_seat():
         services.party_create(
             name="x", player_names=TWELVE[:3], preset="standard", rules=PRESETS["standard"]
         )
+
+
+def test_individual_play_seats_two_or_three_at_one_table(host):
+    party = create_party(host, names=TWELVE[:3], preset="tournament")
+    assert party.tables.count() == 1 and not party.players.filter(is_ghost=True).exists()

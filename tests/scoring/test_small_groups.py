@@ -312,3 +312,15 @@ def test_the_simulator_refuses_a_count_the_plans_cannot_seat_with_the_reason(cap
     assert main(["--players", "12", "--preset", "boxed_small"]) == 2
     assert "seat 2 to 10 players, not 12" in capsys.readouterr().err
     assert main(["--players", "9", "--preset", "boxed_small", "--sets", "1"]) == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(count=st.integers(2, 10), seed=st.integers(0, 10**6))
+def test_any_night_marks_one_w_or_l_a_player_a_round_at_the_plans_tables(count, seed):
+    night = simulate(count, "boxed_small", 1, seed=seed)
+    for entry in night["rounds"]:
+        tables = entry["tables"]
+        assert [len(t["seats"]) for t in tables] == [s for s, _ in SEED_PLANS[count]]
+        assert sorted(p for t in tables for p in t["seats"]) == sorted(night["players"])
+    for sheet in night["players"].values():
+        assert sheet["wins"] + sheet["losses"] == len(night["rounds"]) == 6
