@@ -6,7 +6,7 @@ import unicodedata
 
 from django import forms
 
-from parties.services import MAX_PLAYERS, MIN_PLAYERS
+from parties.services import MAX_PLAYERS, MIN_PLAYERS, party_size_problem
 from scoring import PRESET_HELP, PRESETS, Rules, RulesError
 
 NAME_MAX = 40
@@ -115,7 +115,7 @@ class PartyCreateForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 12, "autocomplete": "off", "spellcheck": "false"}),
         help_text=f"One name per line, {MIN_PLAYERS} to {MAX_PLAYERS} players, up to "
         f"{NAME_MAX} characters each. Ghosts fill the empty seats when the count is not a "
-        "multiple of 4.",
+        "multiple of 4, unless the rules use the boxed set's table plans (2 to 10 players).",
     )
     preset = forms.ChoiceField(
         label="Rules preset",
@@ -134,6 +134,12 @@ class PartyCreateForm(forms.Form):
         for f in dataclasses.fields(Rules):
             self.fields[f.name] = _option_field(f)
             self.fields[f.name].initial = PRESETS["standard"].to_options()[f.name]
+
+    def plan_preview(self):
+        """The tables the typed count would sit at (the partial _plan_preview.html)."""
+        from parties.plan_preview import preview_context
+
+        return preview_context(self)
 
     def preset_help(self):
         return PRESET_HELP.get(self["preset"].value(), "")
@@ -165,4 +171,14 @@ class PartyCreateForm(forms.Form):
         except RulesError as error:
             field = next((n for n in OPTION_NAMES if str(error).startswith(n)), None)
             self.add_error(field, str(error))
+            return cleaned
+        self._check_party_size(cleaned)
         return cleaned
+
+    def _check_party_size(self, cleaned):
+        # The list alone allows 2 to MAX_PLAYERS; whether that many can sit depends on the
+        # rules (teams with ghosts need 4, the boxed set's plans stop at 10).
+        if "players" in cleaned:
+            problem = party_size_problem(len(cleaned["players"]), cleaned["rules"])
+            if problem:
+                self.add_error("players", problem)

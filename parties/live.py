@@ -34,7 +34,7 @@ def table_context(*, party_id, live, number, seq):
     names = live.names
     table = live.table(number)
     extras = live.extras[number - 1]
-    team_play = table.rules.team_size == 2
+    team_play = not table.alone  # a boxed plan mixes team tables and tables of players alone
     side_count = len(table.points)
     rolloff = table.rolloff
     sides = []

@@ -151,10 +151,12 @@ def tally_sheets(request, party_id):
     party, _access = access.require_host(request, party_id)
     rules = party.rules
     team_play = rules.team_size == 2
-    # Individual play seats two to four a table; the round shown says how many sit where.
-    seats = {t.number: len(t.seats) for t in selectors.seating(selectors.current_round(party))}
+    # Players alone sit two to four a table, and a boxed plan mixes team tables with tables of
+    # players alone: the round shown says how many sit where, and how.
+    shown = selectors.seating(selectors.current_round(party))
+    seats = {t.number: (t.team_play, len(t.seats)) for t in shown}
     tallies = [
-        Tally(number, s, _columns(team_play, seats.get(number, 4)))
+        Tally(number, s, _columns(*seats.get(number, (team_play, 4))))
         for number in party.tables.values_list("number", flat=True)
         for s in range(1, rules.sets + 1)
     ]

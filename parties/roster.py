@@ -22,6 +22,11 @@ def _waiting_round(party):
     rules = party.rules
     if rules.team_size == 1:
         raise PartyError("In individual play there are no ghosts to fill or free a seat.")
+    if rules.small_group == "boxed_plans":
+        raise PartyError(
+            "The boxed set's table plans have no ghosts to fill or free a seat: each plan is "
+            "made for its own number of players."
+        )
     round_ = (
         Round.objects.select_for_update(of=("self",))
         .filter(party=party)

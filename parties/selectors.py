@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from parties import access
 from parties.models import AccessLink, Party, PrizeRollOff, Round, ScoreSheetLine, Seat
+from scoring.seating import tables_alone
 
 
 def current_round(party: Party) -> Round:
@@ -22,7 +23,7 @@ class SeatView:
     player_id: int
     name: str
     is_ghost: bool
-    partner: str  # "" in individual play, which has no partners
+    partner: str  # "" at a table of players alone, which has no partners
     keeps_score: bool = False  # chosen as the table's scorekeeper this round
 
 
@@ -59,12 +60,14 @@ def seating(round_: Round) -> list[TableView]:
         .select_related("table", "player")
         .order_by("table__number", "position")
     )
-    team_play = round_.party.rules.team_size == 2
     tables = {}
     for seat in seats:
         tables.setdefault(seat.table.number, []).append(seat)
+    # Team tables and tables of players alone can mix in one party (the boxed set's plans).
+    alone = tables_alone(list(tables.values()), round_.party.rules)
     views = []
-    for number, table_seats in tables.items():
+    for (number, table_seats), table_alone in zip(tables.items(), alone, strict=True):
+        team_play = not table_alone
         by_position = {s.position: s for s in table_seats}
         views.append(
             TableView(

@@ -9,11 +9,15 @@ from django.db.models import F
 from parties import access, announce
 from parties.models import AccessLink, BuncoSet, Party, Player, Round, Seat, Table
 from scoring import Rules, SeatingError, check_seating, ghosts_needed, seat_players, tables_needed
+from scoring.seating import plan_for
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
 # 30**10 (about 2**49) codes: docs/security.md works out what a guesser gets at the join limits.
 CODE_LENGTH = 10
-MIN_PLAYERS, MAX_PLAYERS = 4, 60
+MIN_PLAYERS, MAX_PLAYERS = 2, 60
+# Two teams of two a table: fewer than 4 would be more ghosts than players. The boxed set's
+# table plans (and individual play) seat 2 and 3.
+MIN_WITH_GHOSTS = 4
 
 
 class PartyError(ValueError):
@@ -53,8 +57,9 @@ def party_code_shown(code):
 @transaction.atomic
 def party_create(*, name: str, player_names: list[str], preset: str, rules: Rules) -> Party:
     """A party with its players, ghosts, tables, sets, round 1 seated at random, and links."""
-    if not MIN_PLAYERS <= len(player_names) <= MAX_PLAYERS:
-        raise PartyError(f"A party needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    problem = party_size_problem(len(player_names), rules)
+    if problem:
+        raise PartyError(problem)
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -97,6 +102,23 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
         ]
     )
     return party
+
+
+def party_size_problem(count: int, rules: Rules) -> str:
+    """Why `count` players cannot play under `rules`, for the host; "" when they can."""
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        return f"A party needs {MIN_PLAYERS} to {MAX_PLAYERS} players."
+    if rules.team_size == 2 and rules.small_group == "ghosts" and count < MIN_WITH_GHOSTS:
+        return (
+            f"Teams with ghosts need at least {MIN_WITH_GHOSTS} players, not {count}: pick "
+            "the boxed set's table plans (small group: boxed plans, or the boxed_small preset) "
+            "to play with 2 or 3."
+        )
+    try:
+        plan_for(count, rules)
+    except SeatingError as error:
+        return f"{str(error)[0].upper()}{str(error)[1:]}."
+    return ""
 
 
 def _first_seating(players, rules):

@@ -34,6 +34,7 @@ urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
     path("parties/new/", views.party_create, name="create"),
+    path("parties/new/plan/", views.party_create_plan, name="create_plan"),
     path("parties/import/", export_views.import_page, name="import"),
     path("join/", views.join, name="join"),
     path("l/<str:token>/", views.redeem, name="redeem"),

@@ -75,6 +75,16 @@ def party_create(request):
     return redirect("parties:host", party_id=party.id)
 
 
+@require_POST
+def party_create_plan(request):
+    # The create form's plan preview: reads what was typed, writes nothing, needs no link
+    # (anyone may host). POST, so the names never sit in an address or a server log.
+    form = PartyCreateForm(request.POST)
+    return render(
+        request, "parties/_plan_preview.html#plan-tables", {"preview": form.plan_preview()}
+    )
+
+
 # never_cache (Cache-Control: no-store) on every page of a party: they show links, QR codes,
 # the party code or who is playing, which no proxy, shared cache or disk cache may keep.
 @never_cache

@@ -1,8 +1,9 @@
 """The rules of Bunco as a pure core: options, scoring, table and round state, seating, prizes.
 
 No Django, I/O, randomness or clock lives here; the simulator (`python -m scoring.simulate`)
-owns its seeded dice. Sides: in team play side 0 is seats 1+3 and side 1 seats 2+4; in
-individual play (`team_size=1`) each seat is its own side. Seats in the API are 1-based.
+owns its seeded dice. Sides: at a team table side 0 is seats 1+3 and side 1 seats 2+4; at a
+table of players alone (`team_size=1`, or a boxed plan's table of 2 or 3 and its one-table
+game) each seat is its own side (`TableRound.alone`). Seats in the API are 1-based.
 
 Rules (scoring.rules)
     Rules(...)                      frozen; every docs/rules.md option is a field with a default
@@ -49,6 +50,9 @@ Seating (scoring.seating)
     check_seating(seating, rules, ghosts=frozenset())   raises SeatingError unless playable.
     ghost_swap(seating, rules, ghosts, ghost) -> player | None   who gives a new ghost a partner.
     tables_needed(players) -> int; ghosts_needed(players, rules) -> int.
+    plan_for(players, rules) -> (TablePlan(size, alone), ...)   the tables a count sits at.
+    tables_alone(seating, rules) -> (bool, ...)   which tables play alone.
+    small_group="boxed_plans" (scoring.small_groups): the boxed set's plans for 2 to 10.
 
 The party (scoring.party) and prizes (scoring.prizes)
     Progress(rules): bunco_set, round, target, state ("playing" | "break" | "over");

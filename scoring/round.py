@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from scoring.rules import Rules
+from scoring.seating import tables_alone
 from scoring.table import Bell, NotAllowed, Roll, TableRound
 
 
@@ -40,8 +41,17 @@ class Round(NamedTuple):
         players = [p for table in seating for p in table]
         if len(set(players)) != len(players):
             raise NotAllowed("a player is seated at two tables")
+        alone = tables_alone(seating, rules)
         tables = tuple(
-            TableRound.start(seats, rules, target, head=i == 0, ghosts=ghosts, first_seat=firsts[i])
+            TableRound.start(
+                seats,
+                rules,
+                target,
+                head=i == 0,
+                ghosts=ghosts,
+                first_seat=firsts[i],
+                alone=alone[i],
+            )
             for i, seats in enumerate(seating)
         )
         return cls(rules, target, tables)

@@ -86,6 +86,12 @@ class Rules:
     team_size: int = _option(
         2, "Players a team: 2 (two a side, across the table) or 1 (everyone plays alone).", (2, 1)
     )
+    small_group: str = _option(
+        "ghosts",
+        "How a group that is not a multiple of 4 sits: ghosts fill the empty seats, or the "
+        "boxed set's table plans for 2 to 10 players (some tables play alone, 4 dice).",
+        ("ghosts", "boxed_plans"),
+    )
     sets: int = _option(2, "How many sets of 6 rounds the party plays.", (1, 2, 3, 4))
     break_after_set: int = _option(
         0, "The set after which the party takes a break (0: no break).", (0, 1, 2, 3)
@@ -121,6 +127,8 @@ class Rules:
         self._check_combination()
 
     def _check_combination(self) -> None:
+        if self.small_group == "boxed_plans":
+            self._check_boxed_plans()
         if self.team_size == 1 and self.rotation != "none":
             raise RulesError(
                 f"rotation must be 'none' when team_size is 1 (individual play has no teams "
@@ -148,6 +156,28 @@ class Rules:
             )
         if "traveling" in self.prizes and self.traveling == "off":
             raise RulesError("the 'traveling' prize needs traveling to be 'triple' or 'bunco'")
+
+    def _check_boxed_plans(self) -> None:
+        # The boxed set's plans come with its own game (seed 000): 4 dice, each table plays to
+        # the score by itself, a Bunco ends the round everywhere, losers move down a table.
+        needs = {
+            "team_size": 2,
+            "dice": 4,
+            "round_end": "each_table",
+            "bunco_ends_round": "everywhere",
+            "rotation": "losers_down_wrap",
+        }
+        for name, value in needs.items():
+            if getattr(self, name) != value:
+                why = (
+                    "the plans say which tables play alone"
+                    if name == "team_size"
+                    else "the boxed set plays its plans that way"
+                )
+                raise RulesError(
+                    f"small_group 'boxed_plans' needs {name}={value!r} ({why}), "
+                    f"not {getattr(self, name)!r}"
+                )
 
     def to_options(self) -> dict[str, Any]:
         """The options as a JSON-ready dict (tuples become lists)."""
@@ -222,6 +252,15 @@ PRESETS: dict[str, Rules] = {
         traveling="bunco",
         overall_tiebreak="buncos",
     ),
+    "boxed_small": Rules(
+        dice=4,
+        round_end="each_table",
+        bunco_ends_round="everywhere",
+        rotation="losers_down_wrap",
+        small_group="boxed_plans",
+        traveling="bunco",
+        overall_tiebreak="buncos",
+    ),
     "tournament": Rules(
         team_size=1,
         round_end="timed",
@@ -244,6 +283,8 @@ PRESET_HELP: dict[str, str] = {
     "short": "Standard play with rounds to 11 points instead of 21.",
     "boxed4": "The boxed party set: 4 dice, each table plays to 21, a Bunco anywhere ends the "
     "round everywhere.",
+    "boxed_small": "The boxed set for 2 to 10 players: its table plans (some tables play alone), "
+    "4 dice, each table plays to 21, a Bunco anywhere ends the round everywhere.",
     "tournament": "Individual play on the clock: Little and Big Buncos must be called and end the "
     "turn; personal points win.",
 }

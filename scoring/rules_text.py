@@ -138,7 +138,9 @@ def _round_end(rules: Rules) -> str:
         if everywhere:
             text += (
                 " A Bunco at any table rings the bell for every table at once: "
-                + finish[0].lower() + finish[1:] + f"then {leader}."
+                + finish[0].lower()
+                + finish[1:]
+                + f"then {leader}."
             )
         return text
     if rules.round_end == "timed":
@@ -192,6 +194,12 @@ def _score_sheet(rules: Rules) -> str:
 def _moving(rules: Rules, tables: int | None) -> str:
     if rules.rotation == "none" or tables == 1:
         return "Nobody changes tables."
+    if rules.small_group == "boxed_plans":
+        return (
+            "After each round the winners stay at their table and the losers move down one. "
+            "The last table's players go up to table 1: all of them where two play alone there "
+            "(5, 6, 9 and 10 players), only its losers with 7 and 8. At one table nobody moves."
+        )
     after = "After each round, "
     if tables == 2:
         swap = {
@@ -218,9 +226,15 @@ def _partners(rules: Rules) -> str:
             "Everyone plays for themself, two to four players a table, and the highest scorer "
             "wins the table."
         )
+    if rules.small_group == "boxed_plans":
+        return (
+            "A table of 4 plays in two teams, partners across from each other, and the pairs "
+            "split up after every round so everyone has a new partner. At a table of 2 or 3, "
+            "and at the one-table game, everyone plays alone and the highest scorer wins the "
+            "table. There are no ghosts."
+        )
     ghost = (
-        " An empty chair holds a ghost: its partner rolls its turn too, and a ghost wins "
-        "no prize."
+        " An empty chair holds a ghost: its partner rolls its turn too, and a ghost wins no prize."
     )
     if rules.partners == "movers_keep_partners":
         return (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from scoring import small_groups
 from scoring.rules import Rules
 
 
@@ -16,8 +17,43 @@ def tables_needed(players: int) -> int:
 
 
 def ghosts_needed(players: int, rules: Rules) -> int:
-    """Ghosts that fill the empty seats (section 6); individual play has none."""
-    return 0 if rules.team_size == 1 else 4 * tables_needed(players) - players
+    """Ghosts that fill the empty seats (section 6); individual play and the boxed plans have
+    none."""
+    if rules.team_size == 1 or rules.small_group == "boxed_plans":
+        return 0
+    return 4 * tables_needed(players) - players
+
+
+def plan_for(players: int, rules: Rules) -> tuple[small_groups.TablePlan, ...]:
+    """The tables a party of `players` will sit at, head table first: each table's size and
+    whether it plays alone (for the host's preview). Raises SeatingError for a count the rules
+    cannot seat."""
+    if rules.small_group == "boxed_plans":
+        plan = small_groups.boxed_plan(players)
+        if plan is None:
+            raise SeatingError(
+                f"the boxed set's table plans seat {small_groups.FEWEST} to "
+                f"{small_groups.MOST} players, not {players}; a bigger group plays with ghosts"
+            )
+        return plan
+    if rules.team_size == 1:
+        if players < 2:
+            raise SeatingError("individual play needs at least 2 players")
+        tables = tables_needed(players)
+        sizes = [players // tables + (i < players % tables) for i in range(tables)]
+        return tuple(small_groups.TablePlan(size, True) for size in sizes)
+    if players < 2:
+        raise SeatingError("team play needs at least 2 players (a ghost needs a real partner)")
+    return (small_groups.TablePlan(4, False),) * tables_needed(players)
+
+
+def tables_alone(seating: Sequence[Sequence[str]], rules: Rules) -> tuple[bool, ...]:
+    """For each table, whether its players play alone (each seat a side) or in two teams."""
+    if rules.team_size == 1:
+        return (True,) * len(seating)
+    if rules.small_group == "boxed_plans":
+        return tuple(small_groups.plays_alone(seating, i) for i in range(len(seating)))
+    return (False,) * len(seating)
 
 
 def seat_players(
@@ -35,17 +71,13 @@ def seat_players(
         raise SeatingError("every player needs a distinct id")
     count = len(players)
     tables = tables_needed(count)
-    if rules.team_size == 1:
-        if count < 2:
-            raise SeatingError("individual play needs at least 2 players")
-        sizes = [count // tables + (i < count % tables) for i in range(tables)]
+    plan = plan_for(count, rules)
+    if rules.team_size == 1 or rules.small_group == "boxed_plans":
         seating, start = [], 0
-        for size in sizes:
-            seating.append(players[start : start + size])
-            start += size
+        for table in plan:
+            seating.append(players[start : start + table.size])
+            start += table.size
         return seating, frozenset()
-    if count < 2:
-        raise SeatingError("team play needs at least 2 players (a ghost needs a real partner)")
     missing = ghosts_needed(count, rules)
     names = list(ghost_names) or [f"G{i + 1}" for i in range(missing)]
     if len(names) < missing or set(names) & set(players):
@@ -69,8 +101,11 @@ def next_seating(
     rules: Rules,
     ghosts: frozenset[str] = frozenset(),
 ) -> list[list[str]]:
-    """The next round's seating after `winners` (0: seats 1+3 won, 1: seats 2+4) at each table."""
+    """The next round's seating after `winners` at each table: at a team table 0 (seats 1+3
+    won) or 1 (seats 2+4), at a table of players alone the 0-based seat that won."""
     _check(seating, winners, rules, ghosts)
+    if rules.small_group == "boxed_plans":
+        return small_groups.next_boxed_seating(seating, winners)
     if rules.team_size == 1:
         # Individual play: nobody moves (rotation is always "none"); the host reseats by hand.
         return [list(t) for t in seating]
@@ -126,6 +161,9 @@ def check_seating(
     players = [p for t in seating for p in t]
     if len(set(players)) != len(players):
         raise SeatingError("a player is seated twice")
+    if rules.small_group == "boxed_plans":
+        _check_boxed(seating, rules, ghosts)
+        return
     for number, table in enumerate(seating, start=1):
         if rules.team_size == 1:
             if not 2 <= len(table) <= 4:
@@ -138,6 +176,17 @@ def check_seating(
                 raise SeatingError(
                     f"two ghosts are partners at table {number}; a ghost needs a real partner"
                 )
+
+
+def _check_boxed(seating: Sequence[Sequence[str]], rules: Rules, ghosts: frozenset[str]) -> None:
+    if ghosts & {p for t in seating for p in t}:
+        raise SeatingError("the boxed set's table plans have no ghosts")
+    plan = plan_for(sum(len(t) for t in seating), rules)
+    sizes, planned = [len(t) for t in seating], [t.size for t in plan]
+    if sizes != planned:
+        raise SeatingError(
+            f"the boxed plan for {sum(sizes)} players seats {planned} a table, not {sizes}"
+        )
 
 
 def ghost_swap(
@@ -181,6 +230,9 @@ def _check(
         raise SeatingError(f"{len(seating)} tables need {len(seating)} winners, not {len(winners)}")
     if rules.team_size == 1:
         return
-    for number, w in enumerate(winners, start=1):
-        if type(w) is not int or w not in (0, 1):
-            raise SeatingError(f"the winner at table {number} is 0 or 1, not {w!r}")
+    for number, (w, alone) in enumerate(
+        zip(winners, tables_alone(seating, rules), strict=True), start=1
+    ):
+        sides = len(seating[number - 1]) if alone else 2
+        if type(w) is not int or not 0 <= w < sides:
+            raise SeatingError(f"the winner at table {number} is 0 to {sides - 1}, not {w!r}")

@@ -20,7 +20,7 @@ from scoring.party import Progress, ScoreSheet, record_round
 from scoring.prizes import award_prizes
 from scoring.round import Round
 from scoring.rules import PRESETS, PRIZE_CATEGORIES, Rules
-from scoring.seating import next_seating, seat_players
+from scoring.seating import SeatingError, next_seating, seat_players
 from scoring.table import ROLLOFF, Roll
 
 ROLLS_A_MINUTE = 4
@@ -142,8 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    for k in range(args.parties):
-        document = simulate(args.players, args.preset, args.sets, args.seed + k)
+    try:
+        for k in range(args.parties):
+            document = simulate(args.players, args.preset, args.sets, args.seed + k)
+    except SeatingError as error:  # e.g. 12 players on the boxed plans, which seat 2 to 10
+        print(f"python -m scoring.simulate: {error}", file=sys.stderr)
+        return 2
     elapsed = time.perf_counter() - started
     json.dump(document, sys.stdout, indent=1)
     sys.stdout.write("\n")

@@ -80,6 +80,9 @@ class TableRound(NamedTuple):
     # The table as it stood just before the bell rang (None before the bell, and at the table
     # whose own roll rang it).
     at_bell: TableRound | None = None
+    # Every seat is its own side (individual play, or a boxed plan's table of players alone);
+    # else two teams, seats 1+3 and 2+4.
+    alone: bool = False
 
     @classmethod
     def start(
@@ -91,15 +94,20 @@ class TableRound(NamedTuple):
         head: bool = False,
         ghosts: frozenset[str] = frozenset(),
         first_seat: int = 1,
+        alone: bool | None = None,
     ) -> TableRound:
+        """`alone`: every seat is its own side; None takes it from the rules (individual
+        play). A boxed plan's tables say it table by table (scoring.seating.tables_alone)."""
         seats = tuple(seats)
         check_target(target)
-        _check_seats(seats, rules, ghosts)
+        if alone is None:
+            alone = rules.team_size == 1
+        _check_seats(seats, rules, ghosts, alone)
         if type(first_seat) is not int or not 1 <= first_seat <= len(seats):
             raise NotAllowed(f"the scorekeeper sits in seat 1 to {len(seats)}, not {first_seat!r}")
         first_seat = scorekeeper_seat(seats, ghosts, first_seat)
         zeros = (0,) * len(seats)
-        sides = 2 if rules.team_size == 2 else len(seats)
+        sides = len(seats) if alone else 2
         return cls(
             seats=seats,
             rules=rules,
@@ -114,6 +122,7 @@ class TableRound(NamedTuple):
             turn=first_seat - 1,
             turn_rolls=0,
             rolls=0,
+            alone=alone,
         )
 
     # -- questions the shell asks ------------------------------------------------------------
@@ -247,7 +256,7 @@ class TableRound(NamedTuple):
         rang = False
         winner = None
         if score.points:  # a miss, most rolls, only passes the dice
-            side = seat % 2 if rules.team_size == 2 else seat
+            side = seat if self.alone else seat % 2
             points = _bump(points, side, score.points)
             seat_points = _bump(seat_points, roller, score.points)
             if score.kind == "bunco":
@@ -286,6 +295,7 @@ class TableRound(NamedTuple):
             self.rolloff,
             Outcome(seat + 1, self.seats[roller], score, rang, turn_over),
             self.at_bell,
+            self.alone,
         )
         if winner is None and (phase == DONE or (phase == FINISHING and turn_over)):
             return state._end_play()
@@ -374,7 +384,7 @@ class TableRound(NamedTuple):
     # -- helpers -------------------------------------------------------------------------------
 
     def _side(self, seat: int) -> int:
-        return seat % 2 if self.rules.team_size == 2 else seat
+        return seat if self.alone else seat % 2
 
     def _roller_seat(self, seat: int) -> int:
         # On a ghost's turn its partner, across the table, throws the dice (docs/rules.md,
@@ -401,16 +411,20 @@ def _bump(values: tuple[int, ...], index: int, by: int) -> tuple[int, ...]:
     return values[:index] + (values[index] + by,) + values[index + 1 :]
 
 
-def _check_seats(seats: tuple[str, ...], rules: Rules, ghosts: frozenset[str]) -> None:
+def _check_seats(seats: tuple[str, ...], rules: Rules, ghosts: frozenset[str], alone: bool) -> None:
     if not all(isinstance(p, str) and p for p in seats):
         raise NotAllowed(f"seats hold player ids (non-empty strings), not {list(seats)}")
     if len(set(seats)) != len(seats):
         raise NotAllowed(f"a player sits at the table twice: {list(seats)}")
-    if rules.team_size == 1:
+    if type(alone) is not bool:
+        raise NotAllowed(f"alone is yes or no, not {alone!r}")
+    if rules.team_size == 1 and not alone:
+        raise NotAllowed("in individual play every table plays alone")
+    if alone:
         if not 2 <= len(seats) <= 4:
-            raise NotAllowed(f"in individual play a table seats 2 to 4 players, not {len(seats)}")
+            raise NotAllowed(f"players alone sit 2 to 4 a table, not {len(seats)}")
         if ghosts & set(seats):
-            raise NotAllowed("individual play has no ghosts")
+            raise NotAllowed("players alone have no ghosts")
         return
     if len(seats) != 4:
         raise NotAllowed(f"a table seats 4 (two teams of 2), not {len(seats)}")
@@ -436,9 +450,12 @@ def replay(
     head: bool = False,
     ghosts: frozenset[str] = frozenset(),
     first_seat: int = 1,
+    alone: bool | None = None,
 ) -> TableRound:
     """The table after every fact in order, from the start of the round."""
-    state = TableRound.start(seats, rules, target, head=head, ghosts=ghosts, first_seat=first_seat)
+    state = TableRound.start(
+        seats, rules, target, head=head, ghosts=ghosts, first_seat=first_seat, alone=alone
+    )
     for fact in facts:
         state = state.apply(fact)
     return state

@@ -11,9 +11,9 @@
     return list.value.split("\n").map((s) => s.trim()).filter(Boolean);
   }
   function showCount() {
+    // How many ghosts (if any) fill the seats depends on the rules: the plan preview says it.
     const n = names().length;
-    const ghosts = (4 - (n % 4)) % 4;
-    count.textContent = n ? `${n} players` + (ghosts ? `, ${ghosts} ghost${ghosts > 1 ? "s" : ""} will fill the empty seats` : "") : "";
+    count.textContent = n ? `${n} player${n > 1 ? "s" : ""}` : "";
   }
   function add() {
     const name = input.value.trim();
@@ -22,7 +22,7 @@
     list.value = current ? current + "\n" + name : name;
     input.value = "";
     input.focus();
-    showCount();
+    list.dispatchEvent(new Event("input", { bubbles: true }));  // the plan preview listens
   }
   document.getElementById("add-player-button").addEventListener("click", add);
   input.addEventListener("keydown", (event) => {

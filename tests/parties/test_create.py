@@ -1,5 +1,7 @@
 """The host creates a party in the browser: what is saved, and what bad input is refused."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -89,7 +91,9 @@ def test_every_preset_can_be_created(host):
     from scoring import PRESETS
 
     for preset, rules in PRESETS.items():
-        party = create_party(host, preset=preset)
+        # The boxed set's table plans stop at 10 players.
+        names = TWELVE[:7] if rules.small_group == "boxed_plans" else TWELVE
+        party = create_party(host, preset=preset, names=names)
         assert party.rules == rules, preset
 
 
@@ -106,7 +110,8 @@ def test_names_in_any_language_are_kept_and_escaped(host):
 @pytest.mark.parametrize(
     "players, message",
     [
-        ("Ann\nBea\nCleo", "A party needs 4 to 60 players; this list has 3."),
+        ("Ann", "A party needs 2 to 60 players; this list has 1."),
+        ("Ann\nBea\nCleo", "Teams with ghosts need at least 4 players, not 3"),
         ("Ann\nBea\n\nCleo\nDot", "Line 3 is blank"),
         ("Ann\nBea\nCleo\nann", "Line 4: “ann” is already on line 1."),
         ("Ann\nBea\nCleo\n" + "x" * 41, "is longer than 40 characters"),
@@ -204,3 +209,105 @@ def test_a_form_sent_before_the_chosen_presets_rules_arrived_gets_that_preset(ho
 def test_the_rules_as_drawn_for_the_chosen_preset_are_kept_with_the_hosts_changes(host):
     party = create_party(host, preset="wba", play_to="11")
     assert party.rules.play_to == 11 and party.rules.sets == 4
+
+
+# -- small groups: the boxed set's table plans (docs/rules.md "Small groups") ------------------
+
+PLAN_WORDS = {
+    2: ["2 playing alone"],
+    3: ["3 playing alone"],
+    4: ["4 playing alone"],
+    5: ["3 playing alone", "2 playing alone"],
+    6: ["4 in two teams", "2 playing alone"],
+    7: ["4 in two teams", "3 playing alone"],
+    8: ["4 in two teams", "4 in two teams"],
+    9: ["4 in two teams", "3 playing alone", "2 playing alone"],
+    10: ["4 in two teams", "4 in two teams", "2 playing alone"],
+}
+
+
+@pytest.mark.parametrize("count", sorted(PLAN_WORDS))
+def test_boxed_plans_seat_2_to_10_with_no_ghosts_as_the_plan_says(host, count):
+    party = create_party(host, names=TWELVE[:count], preset="boxed_small")
+    assert party.players.count() == count and not party.players.filter(is_ghost=True).exists()
+    first = Round.objects.get(party=party, number=1, bunco_set__number=1)
+    sizes = [
+        Seat.objects.filter(round=first, table=t).count()
+        for t in Table.objects.filter(party=party).order_by("number")
+    ]
+    assert sizes == [int(words.split()[0]) for words in PLAN_WORDS[count]]
+
+
+@pytest.mark.parametrize("count", sorted(PLAN_WORDS))
+def test_the_plan_preview_shows_each_table_and_who_plays_alone(host, count):
+    data = create_form(names=TWELVE[:count], preset="boxed_small")
+    page = host.post(reverse("parties:create_plan"), data).content.decode()
+    assert page.lstrip().startswith('<h2 class="plan-heading">')  # the content, not the box
+    shown = re.findall(r"<strong>Table (\d+)(?: \(head\))?</strong>: ([^<]+)</li>", page)
+    assert [int(n) for n, _ in shown] == list(range(1, len(PLAN_WORDS[count]) + 1))
+    for (_, words), expected in zip(shown, PLAN_WORDS[count], strict=True):
+        assert words.startswith(expected)
+    assert "ghost" not in page
+    assert Party.objects.count() == 0  # the preview writes nothing
+
+
+def test_the_preview_with_ghosts_counts_them_and_points_at_the_boxed_plans(host):
+    page = host.post(reverse("parties:create_plan"), create_form(names=TWELVE[:7])).content
+    page = page.decode()
+    assert "7 players and 1 ghost sit at 2 tables" in page
+    assert page.count("4 in two teams") == 2
+    assert "boxed_small" in page
+
+
+def test_the_create_page_draws_the_preview_from_what_was_sent(host):
+    page = host.get(reverse("parties:create")).content.decode()
+    assert "Type the players' names to see the tables" in page
+    data = {**create_form(names=TWELVE[:5], preset="boxed_small"), "name": ""}
+    page = host.post(reverse("parties:create"), data).content.decode()  # refused: no name
+    assert "Table 1 (head)</strong>: 3 playing alone" in page
+    assert "Table 2</strong>: 2 playing alone" in page
+
+
+@pytest.mark.parametrize(
+    "names, preset, message",
+    [
+        (TWELVE[:3], "standard", "Teams with ghosts need at least 4 players, not 3"),
+        (TWELVE[:2], "standard", "the boxed_small preset"),
+        (TWELVE[:11], "boxed_small", "table plans seat 2 to 10 players, not 11"),
+    ],
+)
+def test_a_count_the_rules_cannot_seat_is_refused_in_the_form_and_the_preview(
+    host, names, preset, message
+):
+    data = create_form(names=names, preset=preset)
+    response = host.post(reverse("parties:create"), data)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert message in host.post(reverse("parties:create_plan"), data).content.decode()
+    assert Party.objects.count() == 0
+
+
+def test_boxed_plans_without_the_boxed_game_are_refused_naming_the_option(host):
+    data = create_form(names=TWELVE[:6], small_group="boxed_plans")
+    response = host.post(reverse("parties:create"), data)
+    assert response.status_code == 400
+    assert "small_group &#x27;boxed_plans&#x27; needs dice=4" in response.content.decode()
+    assert Party.objects.count() == 0
+
+
+def test_the_service_refuses_a_count_the_plan_cannot_seat():
+    from scoring import PRESETS
+
+    with pytest.raises(services.PartyError, match="not 11"):
+        services.party_create(
+            name="x", player_names=TWELVE[:11], preset="boxed_small", rules=PRESETS["boxed_small"]
+        )
+    with pytest.raises(services.PartyError, match="at least 4"):
+        services.party_create(
+            name="x", player_names=TWELVE[:3], preset="standard", rules=PRESETS["standard"]
+        )
+
+
+def test_individual_play_seats_two_or_three_at_one_table(host):
+    party = create_party(host, names=TWELVE[:3], preset="tournament")
+    assert party.tables.count() == 1 and not party.players.filter(is_ghost=True).exists()

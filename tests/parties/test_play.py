@@ -331,7 +331,11 @@ def test_ending_the_party_early_refuses_taps_and_keeps_the_rolls(party):
     assert Roll.objects.count() == 1
 
 
-NIGHTS = [(preset, 12) for preset in sorted(PRESETS)] + [("standard", 11), ("boxed4", 9)]
+# The boxed set's table plans seat 2 to 10: every count, mixed tables and the one-table game.
+NIGHTS = [(preset, 12) for preset in sorted(PRESETS) if preset != "boxed_small"] + [
+    ("standard", 11),
+    ("boxed4", 9),
+] + [("boxed_small", count) for count in range(2, 11)]
 
 
 @pytest.mark.django_db(transaction=True)  # real commits: pushes go out, the state cache fills

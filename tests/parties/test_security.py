@@ -94,6 +94,7 @@ def post_routes(party):
     routes = {name: reverse(f"parties:{name}", args=[party.id]) for name in at_party}
     routes.update(
         create=reverse("parties:create"),
+        create_plan=reverse("parties:create_plan"),
         join=reverse("parties:join"),
         link_reissue=reverse("parties:link_reissue", args=[party.id, link.id]),
         roll=reverse("parties:roll", args=[party.id, 1]),

@@ -42,6 +42,18 @@ def test_the_standard_preset_is_every_default():
             },
         ),
         (
+            "boxed_small",
+            {
+                "dice": 4,
+                "round_end": "each_table",
+                "bunco_ends_round": "everywhere",
+                "rotation": "losers_down_wrap",
+                "small_group": "boxed_plans",
+                "traveling": "bunco",
+                "overall_tiebreak": "buncos",
+            },
+        ),
+        (
             "tournament",
             {
                 "team_size": 1,
@@ -71,7 +83,7 @@ def test_every_preset_has_a_line_of_help():
     assert (
         set(PRESET_HELP)
         == set(PRESETS)
-        == {"standard", "wba", "quick", "short", "boxed4", "tournament"}
+        == {"standard", "wba", "quick", "short", "boxed4", "boxed_small", "tournament"}
     )
     assert all(line.strip() for line in PRESET_HELP.values())
 

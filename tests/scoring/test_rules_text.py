@@ -13,6 +13,9 @@ STANDARD = PRESETS["standard"]
 TRAVELING = Rules(traveling="triple")
 TIMED = Rules(round_end="timed")
 ALONE = Rules(team_size=1, rotation="none")
+BOXED_GAME = Rules(
+    dice=4, round_end="each_table", bunco_ends_round="everywhere", rotation="losers_down_wrap"
+)
 
 
 def sheet(rules, tables=None):
@@ -53,6 +56,8 @@ CHANGES = [
     ("team_size", Rules(rotation="none"), {"team_size": 1},
      {"Points", "Bunco", "End of a round", "Ties", "Score sheet", "Partners", "Playing alone"},
      "highest scorer"),
+    ("small_group", BOXED_GAME, {"small_group": "boxed_plans"}, {"Moving", "Partners"},
+     "everyone plays alone and the highest scorer wins"),
     ("sets", STANDARD, {"sets": 3}, {"Sets"}, "three sets of 6 rounds"),
     ("break_after_set", STANDARD, {"break_after_set": 1}, {"Sets"}, "break after set 1"),
     ("traveling", STANDARD, {"traveling": "bunco"}, {"Fuzzy die"},
