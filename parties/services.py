@@ -13,7 +13,8 @@ from scoring import Rules, SeatingError, check_seating, ghosts_needed, seat_play
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
 # 30**10 (about 2**49) codes: docs/security.md works out what a guesser gets at the join limits.
 CODE_LENGTH = 10
-MIN_PLAYERS, MAX_PLAYERS = 4, 60
+# 400 players is 100 tables: a school or church fundraiser's hall (issue 15).
+MIN_PLAYERS, MAX_PLAYERS = 4, 400
 
 
 class PartyError(ValueError):

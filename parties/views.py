@@ -50,7 +50,7 @@ def party_create(request):
         )
         return render(request, "parties/create.html", {"form": form})
 
-    form = PartyCreateForm(request.POST)
+    form = PartyCreateForm(request.POST, request.FILES)
     if not form.is_valid():
         return render(request, "parties/create.html", {"form": form}, status=400)
     if not access.party_creation_allowed(request):
