@@ -6,13 +6,15 @@ A party of more than COMPACT_FROM tables gets it instead of a full card for each
 host's page is refetched (at most once a second) as the tables roll, and at 100 tables a card
 each, with every roll of the round under them, made every refetch 385 KB (docs/performance.md).
 The filter and the search are the page's query (?show=open&find=ann), so the page's refetch,
-which asks for the address shown, keeps them.
+which asks for the address shown, keeps them. The players' view of a big party has the same
+search ("find your table"), its every table folded away.
 """
 
 from dataclasses import dataclass
 
 COMPACT_FROM = 8  # more tables than this: the grid (8 tables are 32 players, a big room)
 SHOW = {"all": "All tables", "open": "Not done", "late": "With a late roll"}
+EMPTY = {"all": "No tables.", "open": "Every table is done.", "late": "No late roll is waiting."}
 FOUND_SHOWN = 12  # of the players a search finds, this many are listed (each cell shows all)
 FIND_MAX = 40  # a player's name is at most 40 characters (forms.NAME_MAX)
 # A cell is 7 characters wide: the live card's labels ("Bell! Finish your turn") do not fit.
@@ -36,6 +38,7 @@ class GridCell:
 
 @dataclass(frozen=True)
 class FoundPlayer:
+    player_id: int
     name: str
     table: int
     seat: int
@@ -56,7 +59,7 @@ def host_grid_context(*, live_contexts, tables, late_taps, bell, query):
     if len(tables) <= COMPACT_FROM:
         return {"compact": False}
     show, find = query
-    found = _found(tables, find)
+    found = find_players(tables, find)
     found_tables = {player.table for player in found}
     late = {}
     for tap in late_taps:
@@ -73,6 +76,7 @@ def host_grid_context(*, live_contexts, tables, late_taps, bell, query):
             "show": show,
             "show_choices": list(SHOW.items()),
             "show_label": SHOW[show],
+            "empty_note": EMPTY[show],
             "find": find,
             "cells": shown,
             "hidden": len(cells) - len(shown),
@@ -126,13 +130,13 @@ def _waiting_cell(table, late, found):
     )
 
 
-def _found(tables, find):
+def find_players(tables, find):
     """The players seated this round whose name holds `find` (any case), table by table."""
     if not find:
         return []
     key = find.casefold()
     return [
-        FoundPlayer(seat.name, table.number, seat.position, seat.partner)
+        FoundPlayer(seat.player_id, seat.name, table.number, seat.position, seat.partner)
         for table in tables
         for seat in table.seats
         if not seat.is_ghost and key in seat.name.casefold()

@@ -142,6 +142,9 @@ def _host_grid(request, party, round_, tables):
         ],
         "late_taps": late_taps,
         "corrections": correction_views.audit_lines(party),
+        # Who keeps score is picked on each table's own page (each cell links to it): a
+        # form at each of 100 tables was a third of the refetch between rounds.
+        "offer_keep_score": None,
     }
 
 
@@ -301,18 +304,34 @@ def table(request, party_id, number):
 def party_view(request, party_id):
     party, access_ = access.require_any(request, party_id)
     round_ = selectors.current_round(party)
+    tables = selectors.seating(round_)
     return _page(
         request,
         "parties/party.html",
         {
             "party": party,
             "round": round_,
-            "tables": selectors.seating(round_),
+            "tables": tables,
             "players": party.players.filter(is_ghost=False),
             "access": access_,
             "fuzzy_die": selectors.fuzzy_die(party),
+            **_players_search(request, tables),
         },
     )
+
+
+def _players_search(request, tables):
+    """A big party's players' view: "find your table" by name (parties.host_grid)."""
+    if len(tables) <= host_grid.COMPACT_FROM:
+        return {"big": False}
+    _show, find = host_grid.grid_query(request.GET)
+    found = host_grid.find_players(tables, find)
+    return {
+        "big": True,
+        "find": find,
+        "found": found[: host_grid.FOUND_SHOWN],
+        "found_more": max(0, len(found) - host_grid.FOUND_SHOWN),
+    }
 
 
 @never_cache

@@ -37,6 +37,11 @@ def cells(html):
     return [int(n) for n in re.findall(r'<li id="cell-(\d+)"', html)]
 
 
+def cells_with(html, mark):
+    return [int(n) for n, classes in re.findall(r'<li id="cell-(\d+)" class="([^"]*)"', html)
+            if mark in classes.split()]
+
+
 def test_a_hundred_tables_are_a_grid_of_cells_with_no_full_table_cards(hall):
     party, browser = hall
     play.round_start(party=party, by="host")
@@ -67,16 +72,24 @@ def test_after_the_bell_the_grid_names_the_tables_still_playing_and_the_filter_h
     html = host_page(browser, party)
     assert "2 of 100 done" in html
     behind = re.search(r'<p class="behind-note".*?</p>', html, re.S).group(0)
-    assert "Still playing after the bell (98)" in behind and "table 3<" in behind
-    assert "table 1<" not in behind and "table 2<" not in behind
+    assert "98 tables still playing after the bell" in behind
+    assert cells_with(html, "behind") == list(range(3, 101))
     table_1 = re.search(r'<li id="cell-1".*?</li>', html, re.S).group(0)
     assert "phase-done" in table_1 and '<span class="lead">21</span>' in table_1
+    for number in range(3, 91):  # all but ten finish: those ten are named
+        tap(party, number, (1, 2, 3))
+        tap(party, number, (2, 3, 4))
+    html = host_page(browser, party)
+    behind = re.search(r'<p class="behind-note".*?</p>', html, re.S).group(0)
+    assert "Still playing after the bell: " in behind and "table 91<" in behind
+    assert "table 90<" not in behind and "table 100<" in behind
+    assert host_page(browser, party, "?show=late").count('class="grid-empty">No late roll') == 1
     open_only = host_page(browser, party, "?show=open")
-    assert cells(open_only) == list(range(3, 101))
-    assert "Showing 98 of 100 tables: not done." in open_only
+    assert cells(open_only) == list(range(91, 101))
+    assert "Showing 10 of 100 tables: not done." in open_only
     # The refetch (htmx, at the address shown) keeps the filter.
     refetch = host_page(browser, party, "?show=open", HTTP_HX_REQUEST="true")
-    assert refetch.lstrip().startswith('<div id="live"') and cells(refetch) == list(range(3, 101))
+    assert refetch.lstrip().startswith('<div id="live"') and cells(refetch) == list(range(91, 101))
 
 
 def test_the_late_roll_filter_shows_only_tables_with_a_roll_waiting_for_the_host(hall):
@@ -175,3 +188,32 @@ def test_a_whole_round_at_a_hundred_tables_closes_and_the_grid_shows_the_next_se
     html = host_page(browser, party, "?find=Guest+001")
     assert "Set 1, round 2" in html and len(cells(html)) == 100
     assert 'id="seating"' in html and html.count('class="table-card') == 100
+
+
+def players_view(browser, party, query=""):
+    response = browser.get(reverse("parties:party", args=[party.id]) + query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_players_view_of_a_big_party_finds_a_players_table_by_name(hall):
+    party, host = hall
+    round_, now = live(party)
+    guest = party.players.get(name="Guest 321")
+    number = next(n for n, t in enumerate(now.state.tables, 1) if str(guest.id) in t.seats)
+    html = players_view(host, party, "?find=GUEST+321")
+    assert 'id="find-table"' in html
+    found = re.search(r'<div class="found card".*?</div>', html, re.S).group(0)
+    assert f"<strong>Guest 321</strong></a>: table {number}, seat " in found
+    assert reverse("parties:player", args=[party.id, guest.id]) in found
+    # Every table is still there, folded away, and the 400 names too.
+    assert html.count('class="table-card') == 100
+    assert '<details class="every-table">' in html and '<details class="every-name">' in html
+    assert "No player's name holds “Zed”" in players_view(host, party, "?find=Zed")
+
+
+def test_a_small_partys_players_view_is_as_before(host):
+    party = create_party(host)
+    html = players_view(host, party, "?find=Ann")
+    assert 'id="find-table"' not in html and "every-table" not in html
+    assert html.count('class="table-card') == 3
