@@ -171,3 +171,48 @@ def test_a_hundred_table_night_from_a_csv_file_on_the_hosts_grid(chromium, serve
     finally:
         laptop.close()
         phone.close()
+
+
+TOURNAMENT_ROLLS = """
+import uuid
+from parties import play, selectors, state
+from parties.models import AccessLink, Party
+party = Party.objects.get(pk={id})
+for n in range(1, 101):
+    for dice in ((1, 1, 2), (1, 3, 4), (2, 3, 4)):  # 2 points, 1 point, then the dice pass
+        party.refresh_from_db()
+        now = state.load(selectors.current_round(party), party.rules)
+        link = AccessLink.objects.get(party=party, role="table", table__number=n)
+        play.roll_record(party_id=party.id, table_number=n, tap_id=uuid.uuid4(), dice=dice,
+                         called=None, seen=now.extras[n - 1].version, link_ids=[link.id])
+"""
+
+
+def test_a_400_player_tournament_on_the_hosts_grid_shows_four_scores_a_cell(
+    chromium, server, shots
+):
+    laptop = chromium.new_context(**LAPTOP)
+    try:
+        host = laptop.new_page()
+        host.goto(server.url + "/parties/new/")
+        host.get_by_label("Party name").fill("Gladstone Tournament")
+        host.get_by_label("Rules preset").select_option("tournament")
+        expect(host.locator(".preset-help")).to_contain_text("ndividual")
+        host.get_by_label("Or a CSV file of names").set_input_files(
+            {"name": "registration.csv", "mimeType": "text/csv", "buffer": CSV})
+        host.get_by_role("button", name="Create the party").click()
+        expect(host).to_have_url(re.compile(r"/parties/\d+/host/$"))
+        party_id = int(re.search(r"/parties/(\d+)/host/", host.url).group(1))
+        expect(cells(host)).to_have_count(100)
+        host.get_by_role("button", name="Start round 1").click()
+        expect(host.locator("#table-grid")).to_contain_text("0 of 100 done")
+        manage_shell(server, TOURNAMENT_ROLLS.format(id=party_id))
+        host.reload()
+        cell = host.locator("#cell-100")
+        expect(cell.locator(".cell-scores")).to_have_text("3:0:0:0")
+        clipped = host.evaluate("""() => [...document.querySelectorAll('.cell-scores')]
+            .filter((el) => el.scrollWidth > el.clientWidth).length""")
+        assert clipped == 0
+        seen(host, shots, "#table-grid", "tournament-grid")
+    finally:
+        laptop.close()

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from parties import host_grid, play, services
-from parties.models import AccessLink, LateTap, Party, Round
+from parties.models import AccessLink, LateTap, Party, Round, Seat
 from scoring import PRESETS
 from tests.parties.conftest import Browser, create_party, redeem
 from tests.parties.test_play import live, tap
@@ -217,3 +217,28 @@ def test_a_small_partys_players_view_is_as_before(host):
     html = players_view(host, party, "?find=Ann")
     assert 'id="find-table"' not in html and "every-table" not in html
     assert html.count('class="table-card') == 3
+
+
+def test_a_400_player_tournament_gives_every_player_a_table_on_their_card(host):
+    # Seed 004: "You will receive your table number at registration": individual play, nobody
+    # changes tables, so the card's table is the player's for the night.
+    party = create_party(host, names=HALL, preset="tournament")
+    assert party.tables.count() == 100 and not party.players.filter(is_ghost=True).exists()
+    page = host.get(reverse("parties:player_cards", args=[party.id])).content.decode()
+    cards = re.findall(
+        r'<h2 class="player-name">([^<]+)</h2>\s*<p class="player-table"><strong>Table (\d+)'
+        r"</strong> · seat (\d): your table for the night</p>", page)
+    assert [name for name, _t, _s in cards] == HALL
+    seated = {(s.player.name, s.table.number, s.position)
+              for s in Seat.objects.filter(round__party=party, round__number=1,
+                                           round__bunco_set__number=1)
+              .select_related("player", "table")}
+    assert {(name, int(t), int(s)) for name, t, s in cards} == seated
+    per_table = [sum(1 for _n, t, _s in cards if int(t) == n) for n in range(1, 101)]
+    assert per_table == [4] * 100
+
+
+def test_a_team_partys_card_says_where_the_player_starts(host):
+    party = create_party(host)
+    page = host.get(reverse("parties:player_cards", args=[party.id])).content.decode()
+    assert page.count(": where you start</p>") == 12 and "for the night" not in page
