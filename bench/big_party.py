@@ -12,7 +12,8 @@ Prints one JSON line per figure, each the worst (and the median) of `--runs` run
   page (as the laptop first opens it) and its live region (what the page refetches, at most
   once a second, as tables roll): bytes and milliseconds of the server's render, through
   Django's test client in production settings (DEBUG off) on PostgreSQL; the same before the
-  first round (the seating form) and after the bell.
+  first round (the seating form) and after the bell; and the players' view and the TV board
+  in play, the same two ways.
 
 It makes its own database (bench.fixtures: created, migrated and dropped) and uses Redis
 database 7 unless BENCH_REDIS_URL says otherwise. It is not a test: it times, it asserts
@@ -129,7 +130,7 @@ def _host_browser(party):
     return browser
 
 
-def _page_figures(state, browser, url, runs):
+def _page_figures(state, browser, url, runs, page="host_page"):
     figures = []
     ways = (("whole page", {}), ("live region (refetch)", {"HTTP_HX_REQUEST": "true"}))
     for what, headers in ways:
@@ -142,7 +143,7 @@ def _page_figures(state, browser, url, runs):
 
         fetch()  # the first render warms template loading; not counted
         worst, median = _timed(fetch, runs)
-        figures.append({"figure": "host_page", "state": state, "what": what,
+        figures.append({"figure": page, "state": state, "what": what,
                         "bytes": max(sizes), "worst_ms": worst, "median_ms": median,
                         "runs": runs})
     return figures
@@ -173,7 +174,10 @@ def host_page_figures(runs, rolls):
             play.roll_record(party_id=party.id, table_number=number, tap_id=uuid.uuid4(),
                              dice=dice, called=None, seen=now.extras[number - 1].version,
                              link_ids=keepers[number])
-    figures += _page_figures(f"round 1 in play, {rolls} rolls a table", browser, url, runs)
+    in_play = f"round 1 in play, {rolls} rolls a table"
+    figures += _page_figures(in_play, browser, url, runs)
+    figures += _page_figures(in_play, browser, f"/parties/{party.id}/", runs, "players_view")
+    figures += _page_figures(in_play, browser, f"/parties/{party.id}/tv/", runs, "tv_board")
     play.bell_ring(party=party, by="host")
     figures += _page_figures("round 1 after the bell", browser, url, runs)
     return figures

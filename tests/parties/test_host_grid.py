@@ -5,10 +5,11 @@ import re
 import uuid
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from parties import host_grid, play, services
-from parties.models import AccessLink, LateTap, Party, Round, Seat
+from parties.models import AccessLink, LateTap, Party, Roll, Round, Seat
 from scoring import PRESETS
 from tests.parties.conftest import Browser, create_party, redeem
 from tests.parties.test_play import live, tap
@@ -242,3 +243,39 @@ def test_a_team_partys_card_says_where_the_player_starts(host):
     party = create_party(host)
     page = host.get(reverse("parties:player_cards", args=[party.id])).content.decode()
     assert page.count(": where you start</p>") == 12 and "for the night" not in page
+
+
+def test_397_players_sit_at_100_tables_with_three_ghosts_each_beside_a_real_partner(host):
+    party = create_party(host, names=HALL[:397])
+    assert party.tables.count() == 100
+    seats = Seat.objects.filter(round__party=party).select_related("player", "table")
+    assert seats.count() == 400
+    by_table = {}
+    for seat in seats:
+        by_table.setdefault(seat.table.number, {})[seat.position] = seat.player
+    assert all(len(chairs) == 4 for chairs in by_table.values())
+    ghosts = [(n, p) for n, chairs in by_table.items() for p, player in chairs.items()
+              if player.is_ghost]
+    assert len(ghosts) == 3 and all(n >= 98 for n, _p in ghosts)  # from the bottom table up
+    for number, position in ghosts:
+        partner = by_table[number][(position + 1) % 4 + 1]  # across the table: 1-3, 2-4
+        assert not partner.is_ghost
+
+
+def test_a_400_player_night_exports_and_imports_whole(hall):
+    from parties import exports
+    from parties.export_views import document_json
+
+    party, _host = hall
+    play.round_start(party=party, by="host")
+    for number in range(1, 101, 7):
+        tap(party, number, (1, 2, 3))
+    text = document_json(exports.party_document(party)).encode()
+    browser = Browser()
+    response = browser.post(reverse("parties:import"), {
+        "file": SimpleUploadedFile("hall.json", text, content_type="application/json")})
+    assert response.status_code == 302, response.content.decode()[:500]
+    copy = Party.objects.exclude(pk=party.pk).get()
+    assert copy.players.filter(is_ghost=False).count() == 400 and copy.tables.count() == 100
+    assert Roll.objects.filter(round__party=copy).count() == 15
+    assert len(cells(host_page(browser, copy))) == 100
