@@ -4,6 +4,7 @@ import uuid
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -16,13 +17,14 @@ from parties import (
     correction_views,
     host_grid,
     page_facts,
+    player_csv,
     pot_view,
     seat_changes,
     selectors,
     services,
     tap_hints,
 )
-from parties.forms import PartyCreateForm, preset_initial
+from parties.forms import PartyCreateForm, parse_player_file, preset_initial
 from parties.models import AccessLink, Party, Player
 from scoring import PRESETS
 from scoring.quick import QUICK_LABELS, mini_face_matters, quick_outcomes
@@ -46,6 +48,7 @@ def party_create(request):
     if "load_preset" in request.POST:  # the no-JavaScript way to switch presets
         preset = request.POST.get("preset")
         kept = {key: request.POST.get(key, "") for key in ("name", "players")}
+        kept["players"] = _names_kept(request, kept["players"])
         form = PartyCreateForm(
             initial={**kept, **preset_initial(preset if preset in PRESETS else "standard")}
         )
@@ -74,6 +77,18 @@ def party_create(request):
     host_link = AccessLink.objects.get(party=party, role=AccessLink.Role.HOST)
     access.redeem(request, host_link)
     return redirect("parties:host", party_id=party.id)
+
+
+def _names_kept(request, typed):
+    """The list to show again when the form comes back unsent: the chosen CSV file's names
+    where it reads (a browser never refills a file input), else what was typed."""
+    upload = request.FILES.get("players_file")
+    if not upload or typed.strip() or upload.size > player_csv.MAX_BYTES:
+        return typed
+    try:
+        return "\n".join(parse_player_file(upload.read()))
+    except ValidationError:
+        return typed  # sent for real, the file's mistakes are shown
 
 
 # never_cache (Cache-Control: no-store) on every page of a party: they show links, QR codes,

@@ -135,3 +135,12 @@ def test_when_another_field_is_refused_the_files_names_come_back_in_the_list(hos
     assert host.post(reverse("parties:create"), again).status_code == 302
     fixed = post_with_file(host, csv_upload("\n".join(TWELVE)), players="\n".join(TWELVE))
     assert fixed.status_code == 302
+
+
+@db
+def test_switching_presets_without_javascript_keeps_the_files_names(host):
+    data = {**create_form(), "players": "", "players_file": csv_upload("\n".join(TWELVE)),
+            "load_preset": "1", "preset": "quick"}
+    page = host.post(reverse("parties:create"), data).content.decode()
+    assert "\n".join(TWELVE) + "</textarea>" in page
+    assert Party.objects.count() == 0
