@@ -9,10 +9,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from parties import host_grid, play, services
-from parties.models import AccessLink, LateTap, Party, Roll, Round, Seat
+from parties.models import AccessLink, LateTap, Party, Roll, Seat
 from scoring import PRESETS
 from tests.parties.conftest import Browser, create_party, redeem
-from tests.parties.test_play import live, tap
+from tests.parties.test_play import finish_round, live, tap
 
 pytestmark = pytest.mark.django_db
 HALL = [f"Guest {n:03}" for n in range(1, 401)]
@@ -165,26 +165,10 @@ def test_at_a_hundred_tables_in_play_the_refetch_stays_small(hall):
     assert len(whole.encode()) < 400_000, len(whole.encode())  # 501 links, each a row
 
 
-def finish_round(party):
-    """The head table's Bunco rings the bell; then every table finishes its turn (a roll-off
-    settled by the scorekeeper's 1 point): tests/parties/test_play.py's, for 100 tables."""
-    round_, _now = live(party)
-    tap(party, 1, (1, 1, 1), called=True)
-    for _ in range(1000):
-        if Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED:
-            return
-        _round, now = live(party)
-        number, table = next((n, t) for n, t in enumerate(now.state.tables, 1) if not t.done)
-        first_roll = table.turn == table.first_seat and table.turn_rolls == 0
-        scores = table.rolloff_needed and first_roll and table.rolloff.scores == (0, 0)
-        tap(party, number, (1, 2, 3) if scores else (2, 3, 4))
-    raise AssertionError("the round did not close")
-
-
 def test_a_whole_round_at_a_hundred_tables_closes_and_the_grid_shows_the_next_seating(hall):
     party, browser = hall
     play.round_start(party=party, by="host")
-    finish_round(party)
+    finish_round(party, taps=1000)  # a few taps a table, for 100 tables
     party = Party.objects.get(pk=party.pk)
     html = host_page(browser, party, "?find=Guest+001")
     assert "Set 1, round 2" in html and len(cells(html)) == 100
