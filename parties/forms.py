@@ -6,6 +6,7 @@ import unicodedata
 
 from django import forms
 
+from parties import player_csv
 from parties.services import MAX_PLAYERS, MIN_PLAYERS, party_size_problem
 from scoring import PRESET_HELP, PRESETS, Rules, RulesError
 
@@ -34,29 +35,57 @@ def parse_player_names(text):
         lines.pop()
     while lines and not lines[0].strip():
         lines.pop(0)
-    names, errors, seen = [], [], {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            errors.append(f"Line {number} is blank: type a name there or remove the line.")
-            continue
+    errors = [
+        f"Line {number} is blank: type a name there or remove the line."
+        for number, line in enumerate(lines, start=1)
+        if not line.strip()
+    ]
+    numbered = [(number, line) for number, line in enumerate(lines, start=1) if line.strip()]
+    return checked_player_names(numbered, "Line", "list", errors)
+
+
+def parse_player_file(data):
+    """The names from an uploaded CSV file (parties.player_csv), checked as a pasted list is."""
+    try:
+        numbered = player_csv.rows_of_names(data)
+    except player_csv.CsvRefused as error:
+        raise forms.ValidationError(str(error)) from None
+    return checked_player_names(numbered, "Row", "file")
+
+
+def checked_player_names(numbered, where, holder, errors=()):
+    """The tidied names of `numbered` ((line or row number, name as written)), or every
+    mistake in them, each saying on which `where` ("Line", "Row") it is."""
+    names, errors, seen = [], list(errors), {}
+    for number, raw in numbered:
         try:
-            name = clean_player_name(line)
+            name = clean_player_name(raw)
         except forms.ValidationError as error:
-            errors.extend(f"Line {number}: {message}" for message in error.messages)
+            errors.extend(f"{where} {number}: {message}" for message in error.messages)
             continue
         key = name.casefold()
         if key in seen:
-            errors.append(f"Line {number}: “{name}” is already on line {seen[key]}.")
+            errors.append(
+                f"{where} {number}: “{name}” is already on {where.lower()} {seen[key]}."
+            )
             continue
         seen[key] = number
         names.append(name)
     if not errors and not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         errors.append(
-            f"A party needs {MIN_PLAYERS} to {MAX_PLAYERS} players; this list has {len(names)}."
+            f"A party needs {MIN_PLAYERS} to {MAX_PLAYERS} players; this {holder} has "
+            f"{len(names)}."
         )
     if errors:
         raise forms.ValidationError(errors)
     return names
+
+
+def _names_or_none(text):
+    try:
+        return parse_player_names(text)
+    except forms.ValidationError:
+        return None
 
 
 def _label(name):
@@ -116,6 +145,15 @@ class PartyCreateForm(forms.Form):
         help_text=f"One name per line, {MIN_PLAYERS} to {MAX_PLAYERS} players, up to "
         f"{NAME_MAX} characters each. Ghosts fill the empty seats when the count is not a "
         "multiple of 4, unless the rules use the boxed set's table plans (2 to 10 players).",
+        required=False,  # a CSV file may give the names instead (clean_players)
+    )
+    players_file = forms.FileField(
+        label="Or a CSV file of names",
+        help_text="A sign-up sheet saved from a spreadsheet as CSV: the names in the first "
+        "column, or in the column headed “Name” (or in “First name” and “Last name”). "
+        "Blank rows are skipped.",
+        required=False,
+        widget=forms.FileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
     )
     preset = forms.ChoiceField(
         label="Rules preset",
@@ -154,7 +192,39 @@ class PartyCreateForm(forms.Form):
         return name
 
     def clean_players(self):
-        return parse_player_names(self.cleaned_data["players"])
+        text = self.cleaned_data["players"]
+        upload = self.files.get("players_file")
+        if upload:
+            return self._names_from_file(upload, text)
+        if not text.strip():
+            raise forms.ValidationError(
+                "Paste the players' names, one per line, or choose a CSV file of them."
+            )
+        return parse_player_names(text)
+
+    def _names_from_file(self, upload, text):
+        """The file's names. A list typed beside it must be the same list (the file's own,
+        put there when an earlier send of this form failed), or it would be thrown away."""
+        if upload.size > player_csv.MAX_BYTES:
+            raise forms.ValidationError(
+                f"The file is larger than {player_csv.MAX_BYTES // 1024} KB: is it a list of names?"
+            )
+        try:
+            names = parse_player_file(upload.read())
+        except forms.ValidationError as error:
+            raise forms.ValidationError(
+                [f"In {upload.name}: {message}" for message in error.messages]
+            ) from None
+        if text.strip() and _names_or_none(text) != names:
+            raise forms.ValidationError(
+                "There is a list here and a file chosen: empty the list to use the file, or "
+                "choose no file to use the list."
+            )
+        # Should anything else on the form be refused, the page comes back with the file's
+        # names in the list (a browser never refills a file input): nothing is chosen again.
+        self.data = self.data.copy()
+        self.data["players"] = "\n".join(names)
+        return names
 
     def clean(self):
         cleaned = super().clean()

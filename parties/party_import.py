@@ -21,9 +21,10 @@ from parties.models import AccessLink, Party, Round
 from parties.services import PartyError, _new_code
 from scoring import RulesError
 
-# A night of 60 players over 4 sets (the largest the app seats) is about 30,000 rolls, some
-# 4 MB in this file; 10 MB leaves room, and keeps a stray upload from filling the server.
-MAX_BYTES = 10 * 1024 * 1024
+# A night of 60 players over 4 sets is about 30,000 rolls, some 4 MB in this file; the largest
+# the app seats, 400 players (services.MAX_PLAYERS), plays about 200,000 rolls in 4 sets, some
+# 27 MB. 40 MB leaves room, and keeps a stray upload from filling the server.
+MAX_BYTES = 40 * 1024 * 1024
 
 
 class ImportRefused(PartyError):

@@ -173,12 +173,24 @@ def tally_sheets(request, party_id):
     )
 
 
+@dataclass(frozen=True)
+class PlayerPlace:
+    table: int
+    seat: int
+
+
 @never_cache  # the cards carry the players' links, which are secrets
 @require_GET
 def player_cards(request, party_id):
     party, _access = access.require_host(request, party_id)
-    links = [
-        link
+    round_ = selectors.current_round(party)
+    places = {
+        seat.player_id: PlayerPlace(table.number, seat.position)
+        for table in selectors.seating(round_)
+        for seat in table.seats
+    }
+    cards = [
+        (link, places.get(link.player_id))
         for link in selectors.party_links(party, site_url(request))
         if link.role == AccessLink.Role.PLAYER
     ]
@@ -187,7 +199,11 @@ def player_cards(request, party_id):
         "parties/print_player_cards.html",
         {
             "party": party,
-            "pages": _pages(links, PLAYER_CARDS_A_PAGE),
+            "round": round_,
+            # Nobody changes tables (a tournament): the card's table is the night's, given at
+            # registration as seed 004 says. Otherwise it is where the player starts.
+            "table_for_the_night": party.rules.rotation == "none",
+            "pages": _pages(cards, PLAYER_CARDS_A_PAGE),
             "code_shown": services.party_code_shown(party.code),
             "join_url": join_url(request),
         },

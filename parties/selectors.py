@@ -114,6 +114,7 @@ class LinkView:
     label: str
     url: str
     table_number: int | None = None
+    player_id: int | None = None
 
     @property
     def qr_svg(self):
@@ -140,7 +141,7 @@ def party_links(party: Party, base_url: str) -> list[LinkView]:
             label = link.player.name
         url = base_url.rstrip("/") + reverse("parties:redeem", args=[access.token_for(link)])
         table_number = link.table.number if link.table else None
-        views.append(LinkView(link.id, link.role, label, url, table_number))
+        views.append(LinkView(link.id, link.role, label, url, table_number, link.player_id))
     return views
 
 

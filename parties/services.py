@@ -14,7 +14,8 @@ from scoring.seating import plan_for
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
 # 30**10 (about 2**49) codes: docs/security.md works out what a guesser gets at the join limits.
 CODE_LENGTH = 10
-MIN_PLAYERS, MAX_PLAYERS = 2, 60
+# 400 players is 100 tables: a school or church fundraiser's hall.
+MIN_PLAYERS, MAX_PLAYERS = 2, 400
 # Two teams of two a table: fewer than 4 would be more ghosts than players. The boxed set's
 # table plans (and individual play) seat 2 and 3.
 MIN_WITH_GHOSTS = 4

@@ -27,7 +27,7 @@ SEATING_WIDTH, SEATING_HEIGHT = 1000, 800
 TABLE_CARD_ASPECT, SEAT_CARD_ASPECT = 1.3, 1.2
 MAX_COLUMNS = 12  # tv.css has a class for each of 1 to 12 columns
 # Up to this many tables the next seating fits the screen with names large enough to read
-# across a room; past it (only a party made bigger than the app's 60 players has more) the
+# across a room; past it (a party of more than 100 players) the
 # cards keep their size and the list scrolls by itself.
 SEATING_FITS = 25
 SEATING_SCROLL_COLUMNS = 5

@@ -48,6 +48,9 @@ urlpatterns = [
         views.link_reissue,
         name="link_reissue",
     ),
+    path(
+        "parties/<id:party_id>/host/links/<id:link_id>/qr.svg", views.link_qr, name="link_qr"
+    ),
     path("parties/<id:party_id>/host/cards/", views.table_cards, name="table_cards"),
     path("parties/<id:party_id>/host/player-cards/", player_cards, name="player_cards"),
     path("parties/<id:party_id>/rules/", rules_sheet, name="rules_sheet"),

@@ -4,6 +4,7 @@ import uuid
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -14,14 +15,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from parties import (
     access,
     correction_views,
+    host_grid,
     page_facts,
+    player_csv,
     pot_view,
     seat_changes,
     selectors,
     services,
     tap_hints,
 )
-from parties.forms import PartyCreateForm, preset_initial
+from parties.forms import PartyCreateForm, parse_player_file, preset_initial
 from parties.models import AccessLink, Party, Player
 from scoring import PRESETS
 from scoring.quick import QUICK_LABELS, mini_face_matters, quick_outcomes
@@ -45,12 +48,13 @@ def party_create(request):
     if "load_preset" in request.POST:  # the no-JavaScript way to switch presets
         preset = request.POST.get("preset")
         kept = {key: request.POST.get(key, "") for key in ("name", "players")}
+        kept["players"] = _names_kept(request, kept["players"])
         form = PartyCreateForm(
             initial={**kept, **preset_initial(preset if preset in PRESETS else "standard")}
         )
         return render(request, "parties/create.html", {"form": form})
 
-    form = PartyCreateForm(request.POST)
+    form = PartyCreateForm(request.POST, request.FILES)
     if not form.is_valid():
         return render(request, "parties/create.html", {"form": form}, status=400)
     if not access.party_creation_allowed(request):
@@ -85,6 +89,18 @@ def party_create_plan(request):
     )
 
 
+def _names_kept(request, typed):
+    """The list to show again when the form comes back unsent: the chosen CSV file's names
+    where it reads (a browser never refills a file input), else what was typed."""
+    upload = request.FILES.get("players_file")
+    if not upload or typed.strip() or upload.size > player_csv.MAX_BYTES:
+        return typed
+    try:
+        return "\n".join(parse_player_file(upload.read()))
+    except ValidationError:
+        return typed  # sent for real, the file's mistakes are shown
+
+
 # never_cache (Cache-Control: no-store) on every page of a party: they show links, QR codes,
 # the party code or who is playing, which no proxy, shared cache or disk cache may keep.
 @never_cache
@@ -117,6 +133,47 @@ def join_url(request):
 def _host_context(request, party):
     round_ = selectors.current_round(party)
     tables = selectors.seating(round_)
+    if len(tables) > host_grid.COMPACT_FROM:
+        return {**_host_common(request, party, round_, tables),
+                **_host_grid(request, party, round_, tables)}
+    return {
+        **_host_common(request, party, round_, tables),
+        "live_html": _live_html(party, round_, None),
+        "rolls": selectors.round_rolls(round_) if round_.status != round_.Status.WAITING else [],
+        **correction_views.host_context(party),
+    }
+
+
+def _host_grid(request, party, round_, tables):
+    """A big party's dashboard (parties.host_grid): a grid of small cells, not a card a table,
+    and every round's rolls a page of their own, the latest round's included (one link each):
+    under the grid, 100 tables' rolls would be most of every refetch."""
+    late_taps = correction_views.pending_late_taps(party)
+    context = host_grid.host_grid_context(
+        live_contexts=selectors.live_tables(party, round_, None),
+        tables=tables,
+        late_taps=late_taps,
+        bell=bool(round_.bell_at),
+        query=host_grid.grid_query(request.GET),
+    )
+    return {
+        **context,
+        "party_rolls": [],
+        "earlier_rounds": [
+            correction_views.RoundLink(
+                r.id, f"Set {r.bunco_set.number}, round {r.number}", r.get_status_display()
+            )
+            for r in correction_views.played_rounds(party)
+        ],
+        "late_taps": late_taps,
+        "corrections": correction_views.audit_lines(party),
+        # Who keeps score is picked on each table's own page (each cell links to it): a
+        # form at each of 100 tables was a third of the refetch between rounds.
+        "offer_keep_score": None,
+    }
+
+
+def _host_common(request, party, round_, tables):
     return {
         "party": party,
         "code_shown": services.party_code_shown(party.code),
@@ -127,9 +184,6 @@ def _host_context(request, party):
         "join_url": join_url(request),
         "players": party.players.all(),
         "table_numbers": ",".join(str(n) for n in party.tables.values_list("number", flat=True)),
-        "live_html": _live_html(party, round_, None),
-        "rolls": selectors.round_rolls(round_) if round_.status != round_.Status.WAITING else [],
-        **correction_views.host_context(party),
         **page_facts.host_context(party, round_, tables),  # header, fuzzy die, reseats
     }
 
@@ -187,6 +241,21 @@ def link_reissue(request, party_id, link_id):
         access.redeem(request, new)  # the host keeps the access they just renewed
     messages.success(request, "New link made; the old one no longer opens anything.")
     return redirect(reverse("parties:host", args=[party.id]) + "#links")
+
+
+@never_cache  # the code holds the link's token: no cache may keep it
+@require_GET
+def link_qr(request, party_id, link_id):
+    """One live link's QR code, as an image: a big party's host page loads each only when the
+    host opens that link (501 drawn into the page made it 1.8 MB and 3 seconds to render)."""
+    party, _access = access.require_host(request, party_id)
+    link = next((v for v in selectors.party_links(party, site_url(request)) if v.id == link_id),
+                None)
+    if link is None:
+        return HttpResponse("No such live link at this party.", status=404,
+                            content_type="text/plain")
+    svg = link.qr_svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+    return HttpResponse(svg, content_type="image/svg+xml")
 
 
 @never_cache
@@ -260,18 +329,34 @@ def table(request, party_id, number):
 def party_view(request, party_id):
     party, access_ = access.require_any(request, party_id)
     round_ = selectors.current_round(party)
+    tables = selectors.seating(round_)
     return _page(
         request,
         "parties/party.html",
         {
             "party": party,
             "round": round_,
-            "tables": selectors.seating(round_),
+            "tables": tables,
             "players": party.players.filter(is_ghost=False),
             "access": access_,
             "fuzzy_die": selectors.fuzzy_die(party),
+            **_players_search(request, tables),
         },
     )
+
+
+def _players_search(request, tables):
+    """A big party's players' view: "find your table" by name (parties.host_grid)."""
+    if len(tables) <= host_grid.COMPACT_FROM:
+        return {"big": False}
+    _show, find = host_grid.grid_query(request.GET)
+    found = host_grid.find_players(tables, find)
+    return {
+        "big": True,
+        "find": find,
+        "found": found[: host_grid.FOUND_SHOWN],
+        "found_more": max(0, len(found) - host_grid.FOUND_SHOWN),
+    }
 
 
 @never_cache

@@ -39,7 +39,9 @@
     const live = document.getElementById("live");
     if (!live || !window.htmx) return;
     body.dataset.refetches = String(Number(body.dataset.refetches || 0) + 1);
-    await htmx.ajax("GET", window.location.pathname, { target: "#live", swap: "outerHTML" });
+    // With the query shown: the host's grid keeps its filter and search (parties/host_grid.py).
+    const here = window.location.pathname + window.location.search;
+    await htmx.ajax("GET", here, { target: "#live", swap: "outerHTML" });
     const fresh = document.getElementById("live");
     if (fresh) lastSeq = Math.max(lastSeq, Number(fresh.dataset.seq || 0));
     document.dispatchEvent(new CustomEvent("bunco:resynced"));
@@ -107,13 +109,17 @@
   function bell() {
     ring("Bell! Finish your turn; the round is ending.");
     setTimeout(() => {
-      if (document.querySelector('#live .live-table[data-bell="0"]')) resync();
+      if (document.querySelector('#live .live-table[data-bell="0"], #live #table-grid[data-bell="0"]')) resync();
     }, BELL_UPDATES_WAIT);
   }
 
   function applyTable(message) {
     const current = document.getElementById(`table-${message.table}`);
-    if (!current) return;
+    if (!current) {
+      // A big party's host shows the tables as a grid of small cells, refetched, not pushed.
+      if (body.dataset.refetchOnTable && document.getElementById("table-grid")) refetchSoon();
+      return;
+    }
     if (String(message.round) !== current.dataset.round) return resync();
     // Newer means a later version, or the same version now that the bell has rung (a bell
     // changes every table without a roll there; a tap's staleness check ignores it).

@@ -111,7 +111,9 @@ def test_blank_sheets_print_four_to_a_page_tallies_two_and_player_cards_six(chro
     for paper, pages in printed(host, "player-cards").items():
         assert len(pages) == math.ceil(12 / 6), (paper, len(pages))
         for number, page_text in enumerate(pages):
-            on_it = [name for name in TWELVE if f"Paper Night {name} Scan" in page_text]
+            # Each card gives the player's table and seat in the round to come.
+            on_it = [name for name in TWELVE if re.search(
+                rf"Paper Night {name} Table \d · seat \d: where you start Scan", page_text)]
             assert on_it == TWELVE[number * 6 : number * 6 + 6], (paper, number, page_text)
             assert page_text.count(code) == 6 and page_text.count("/join/") == 6
 

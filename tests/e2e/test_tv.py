@@ -237,7 +237,6 @@ BIG_PARTY = """
 import json
 from parties import play, services
 from scoring import PRESETS
-services.MAX_PLAYERS = 400  # the app's cap is 60; the benchmark's big party is 400 phones
 party = services.party_create(
     name="The Convention Hall", player_names=[f"Guest {n}" for n in range(1, 401)],
     preset="standard", rules=PRESETS["standard"],

@@ -110,14 +110,14 @@ def test_names_in_any_language_are_kept_and_escaped(host):
 @pytest.mark.parametrize(
     "players, message",
     [
-        ("Ann", "A party needs 2 to 60 players; this list has 1."),
+        ("Ann", "A party needs 2 to 400 players; this list has 1."),
         ("Ann\nBea\nCleo", "Teams with ghosts need at least 4 players, not 3"),
         ("Ann\nBea\n\nCleo\nDot", "Line 3 is blank"),
         ("Ann\nBea\nCleo\nann", "Line 4: “ann” is already on line 1."),
         ("Ann\nBea\nCleo\n" + "x" * 41, "is longer than 40 characters"),
         ("Ann\nBea\nCleo\nGhost 2", "is kept for the ghosts"),
-        ("\n".join(f"P{i}" for i in range(61)), "this list has 61"),
-        ("", "This field is required."),
+        ("\n".join(f"P{i}" for i in range(401)), "this list has 401"),
+        ("", "Paste the players&#x27; names, one per line, or choose a CSV file of them."),
     ],
 )
 def test_bad_player_lists_are_refused_with_a_clear_message(host, players, message):

@@ -161,11 +161,11 @@ def test_a_table_that_is_done_refuses_taps(party):
     assert Roll.objects.count() == count
 
 
-def finish_round(party):
+def finish_round(party, taps=200):
     """Bell at the head table, then every table finishes and settles its roll-off."""
     round_, _now = live(party)
     play_until_bell(party)
-    for _ in range(200):
+    for _ in range(taps):
         if Round.objects.get(pk=round_.pk).status == Round.Status.CLOSED:
             return
         _round, now = live(party)

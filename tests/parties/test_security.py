@@ -115,7 +115,7 @@ def test_the_list_of_post_routes_names_every_route_that_takes_a_post(party):
 
     pages = {"landing", "healthz", "redeem", "party", "host", "table_cards", "table", "player",
              "results", "round_rolls", "manifest", "rules_sheet", "score_sheets", "tally_sheets",
-             "player_cards", "results_csv", "rolls_csv", "export_json", "tv"}
+             "player_cards", "results_csv", "rolls_csv", "export_json", "tv", "link_qr"}
     assert {p.name for p in urlpatterns} - pages == set(post_routes(party))
 
 
@@ -209,6 +209,7 @@ def test_pages_that_show_links_codes_or_sheets_are_never_stored(host, party):
         reverse("parties:party", args=[party.id]),
         reverse("parties:results", args=[party.id]),
         reverse("parties:join"),
+        reverse("parties:link_qr", args=[party.id, AccessLink.objects.filter(party=party).first().id]),
     ]
     for url in pages:
         response = host.get(url)

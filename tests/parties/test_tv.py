@@ -149,8 +149,7 @@ def test_once_the_party_is_over_the_tv_shows_the_prizes_and_final_standings(host
     assert "Where to sit" not in words
 
 
-def test_a_hundred_table_party_renders_in_smaller_cards_and_a_scrolling_seating(monkeypatch):
-    monkeypatch.setattr(services, "MAX_PLAYERS", 400)  # as the benchmark's big party does
+def test_a_hundred_table_party_renders_in_smaller_cards_and_a_scrolling_seating():
     party = services.party_create(
         name="The hall", player_names=[f"Player {n}" for n in range(400)], preset="standard",
         rules=PRESETS["standard"],
