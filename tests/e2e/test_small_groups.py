@@ -73,6 +73,12 @@ def create_with_plan(host, base, names, shots):
     expect(host).to_have_url(re.compile(r"/parties/\d+/host/$"))
 
 
+
+def scroll_to(page, selector):
+    """Scroll an element into view for a screenshot, in one script run: the page's live
+    refetch may replace it between Playwright's find and scroll (a detached element)."""
+    page.evaluate("s => document.querySelector(s).scrollIntoView({block: 'nearest'})", selector)
+
 @pytest.mark.parametrize("count", sorted(PLANS))
 def test_each_small_group_plays_a_round_through_the_phones(chromium, server, shots, count):  # noqa: F811
     contexts = []
@@ -103,7 +109,7 @@ def _play_round(phone, base, shots, count):
         expect(card).to_have_class(re.compile(r"\bsolo\b") if alone else re.compile(r"^(?!.*\bsolo\b)"))
         expect(card.locator(".seat-partner")).to_have_count(0 if alone else 4)
     expect(host.locator("#roster")).to_have_count(0)  # no ghosts to come or go
-    host.locator(f"#seats-{len(plan)}").scroll_into_view_if_needed()
+    scroll_to(host, f"#seats-{len(plan)}")
     screen(shots, host, "host-seating")
 
     tables = {}
@@ -133,7 +139,7 @@ def _play_round(phone, base, shots, count):
             t = seats[n - 1]
             expect(names_shown).to_have_text([f"{t[0]} & {t[2]}", f"{t[1]} & {t[3]}"])
         expect(table.page.locator("#entry")).to_have_attribute("data-dice", "4")
-        table.page.locator(f"#table-{n}").scroll_into_view_if_needed()
+        scroll_to(table.page, f"#table-{n}")
         screen(shots, table.page, f"table-{n}-playing")
 
     # Below the head table: 1 1 2 3 on the face picker, 2 points for seat 1, still rolling.
@@ -193,7 +199,7 @@ def _play_round(phone, base, shots, count):
     for n, table in tables.items():
         expect(table.page.locator(f"#seats-{n} .seat-name")).to_have_text(after[n - 1])
         expect(table.page.locator(".set-round")).to_have_text("Set 1 · round 2")
-    host.locator(f"#seats-{len(plan)}").scroll_into_view_if_needed()
+    scroll_to(host, f"#seats-{len(plan)}")
     screen(shots, host, "host-round-2-seating")
     for n, (_, alone) in enumerate(plan, start=1):
         # A team table that kept its winners splits them: nobody keeps a partner.
