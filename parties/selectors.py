@@ -53,12 +53,13 @@ class TableView:
         return [seat for seat in self.seats if not seat.is_ghost]
 
 
-def seating(round_: Round) -> list[TableView]:
-    seats = (
-        Seat.objects.filter(round=round_)
-        .select_related("table", "player")
-        .order_by("table__number", "position")
-    )
+def seating(round_: Round, numbers=None) -> list[TableView]:
+    """The round's tables with their seats, or only the tables `numbers` (a phone's page shows
+    one table: at 100 tables, reading all 400 seats for it was most of its refetch)."""
+    seats = Seat.objects.filter(round=round_)
+    if numbers is not None:
+        seats = seats.filter(table__number__in=numbers)
+    seats = seats.select_related("table", "player").order_by("table__number", "position")
     team_play = round_.party.rules.team_size == 2
     tables = {}
     for seat in seats:
@@ -97,7 +98,14 @@ def _partner_name(by_position, position, table_size):
 
 def seat_of(round_: Round, player_id: int):
     """Where a player sits this round, as a SeatView with its table number, or None."""
-    for table in seating(round_):
+    number = (
+        Seat.objects.filter(round=round_, player_id=player_id)
+        .values_list("table__number", flat=True)
+        .first()
+    )
+    if number is None:
+        return None
+    for table in seating(round_, [number]):
         for seat in table.seats:
             if seat.player_id == player_id:
                 return table.number, seat
