@@ -9,7 +9,10 @@ static/parties/live.js does: it keeps one websocket, sends the heartbeat, and on
 asks for it refetches its page's live region (`GET <page>` with htmx's headers, one fetch at a
 time, one more if asked meanwhile); when the page it fetched watches other tables (a player who
 moved) it closes its socket and reconnects after the page's back-off (~0.5 s), and refetches on
-reopening, as the page does. A push that carries the phone's new view is shown without a fetch.
+reopening, as the page does. A round close's push that carries the page's new seat (for its
+`data-view`) is shown at once, and the rest of the page refetched at a random moment within
+the push's `refetch_within` (a player who moved reconnects then instead, and refetches on
+reopening).
 
 A close is played as the room plays it: the host starts the round (not in the first, started at
 setup), rings the bell, every table scores a point and 99 of them tap their finishing miss,
@@ -73,6 +76,7 @@ def phones_of(party):
             "path": f"/parties/{pid}/table/{n}/",
             "cookie": party["table_cookies"][str(n)],
             "tables": [n],
+            "view": f"table-{n}",
         }
         for n in range(1, party["tables"] + 1)
     ]
@@ -83,6 +87,7 @@ def phones_of(party):
                 "path": f"/parties/{pid}/players/{phone['player']}/",
                 "cookie": phone["cookie"],
                 "tables": phone["tables"],
+                "view": f"player-{phone['player']}",
             }
         )
     return phones
@@ -230,7 +235,7 @@ class Phone:
         from bench.rawhttp import Pool
 
         self.gen, self.index = gen, index
-        self.path, self.cookie = spec["path"], spec["cookie"]
+        self.path, self.cookie, self.view = spec["path"], spec["cookie"], spec["view"]
         self.tables = ",".join(str(t) for t in spec["tables"])
         self.last_seq = 0
         self.round = None  # the round the page shows (data-round)
@@ -304,6 +309,8 @@ class Phone:
             if close is not None:
                 close.show(self.index, t)
             return
+        if kind == "round" and "views" in message:
+            return self.show_next_seat(message, t)
         if message.get("seq", 0) <= self.last_seq:
             return
         self.last_seq = message["seq"]
@@ -313,6 +320,28 @@ class Phone:
             self.close = self.gen.close
             self.close_told = t
         self.resync()
+
+    def show_next_seat(self, message, t):
+        """The round's close carried this page's new seat: shown at once; the rest of the page
+        is refetched at a random moment within `refetch_within` (a player who moved
+        reconnects instead, and the reopened socket refetches)."""
+        view = message["views"].get(self.view)
+        if view is None or message["seq"] <= self.last_seq:
+            return
+        self.last_seq = message["seq"]
+        close = self.gen.close
+        if close is not None:
+            close.show(self.index, t)
+        self.gen.seats_pushed += 1
+        delay = random.uniform(0, message.get("refetch_within") or 0)
+        asyncio.get_running_loop().call_later(delay, self.later, view["tables"])
+
+    def later(self, tables):
+        if tables != self.tables:
+            self.tables = tables
+            asyncio.ensure_future(self.ws.close())
+        else:
+            self.resync()
 
     def resync(self):
         self.wanted = True
@@ -377,7 +406,7 @@ class Generator:
         self.errors = Counter()
         self.stopping = False
         self.close = None
-        self.refetches = self.reconnects = 0
+        self.refetches = self.reconnects = self.seats_pushed = 0
         self.versions = {}
 
     def host_headers(self):
@@ -448,6 +477,7 @@ class Generator:
         close = self.close = Close(index, measured, len(self.phones))
         pid = self.plan["server_pid"]
         cpu0 = server_cpu_s(pid)
+        refetches_before = self.refetches
         close.sent = now()
         await self.tap(tables, closing=True)
         close.answered = now()
@@ -459,7 +489,7 @@ class Generator:
         last = max(close.shown.values()) if close.shown else None
         every = [(t - close.sent) * 1000 for t in close.shown.values()]
         refetches = self.refetches
-        await asyncio.sleep(3.0)  # moved players reconnect and refetch; the room settles
+        await asyncio.sleep(7.0)  # the pages refetch and moved players reconnect; all settles
         return {
             "close": index,
             "measured": measured,
@@ -471,7 +501,7 @@ class Generator:
             "last_phone_from_answer_ms": round((last - close.answered) * 1000, 2) if last else None,
             "every_phone": summary(every),
             "server_cpu_ms": round((cpu1 - cpu0) * 1000, 1),
-            "refetches": refetches - self.refetches_before,
+            "refetches": refetches - refetches_before,
             "refetches_after": self.refetches - refetches,
         }
 
@@ -494,7 +524,6 @@ class Generator:
         closes = []
         total = self.plan["warm"] + self.plan["closes"]
         for index in range(total):
-            self.refetches_before = self.refetches
             measured = index >= self.plan["warm"]
             closes.append(await self.play_close(index, measured, first=index == 0))
         self.stopping = True
@@ -506,6 +535,7 @@ class Generator:
                 {
                     "closes": closes,
                     "reconnects": self.reconnects,
+                    "seats_pushed": self.seats_pushed,
                     "errors": dict(self.errors),
                 }
             ),

@@ -60,7 +60,12 @@ def seating(round_: Round, numbers=None) -> list[TableView]:
     if numbers is not None:
         seats = seats.filter(table__number__in=numbers)
     seats = seats.select_related("table", "player").order_by("table__number", "position")
-    team_play = round_.party.rules.team_size == 2
+    return table_views(seats, round_.party.rules.team_size == 2)
+
+
+def table_views(seats, team_play) -> list[TableView]:
+    """TableViews from seats in table and position order (each with its `table` and `player`):
+    the seats a query read, or those a round's close has just seated (parties.close_push)."""
     tables = {}
     for seat in seats:
         tables.setdefault(seat.table.number, []).append(seat)
