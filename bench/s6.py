@@ -216,6 +216,7 @@ class Close:
         self.stale = 0
         self.everyone = asyncio.Event()
         self.phones = phones
+        self.rounds = {}
 
     def show(self, phone, t, *, stale=False):
         if phone in self.shown:
@@ -267,24 +268,30 @@ class Phone:
         self.ever_opened = True
 
     async def live(self):
-        """Listen; reconnect as the page does when the socket closes (~0.5 s back-off)."""
+        """Listen; reconnect as the page does when the socket closes: after 0.5 s, doubling
+        on each failed attempt up to 10 s, with jitter."""
+        attempts = 0
         while not self.gen.stopping:
-            beat = asyncio.create_task(self.heartbeat(self.ws))
-            try:
-                async for message in self.ws:
-                    self.receive(message, now())
-            except Exception as error:  # closed under us: the page reconnects
-                self.gen.errors[f"socket: {type(error).__name__}"[:80]] += 1
-            beat.cancel()
+            if self.ws is not None:
+                beat = asyncio.create_task(self.heartbeat(self.ws))
+                try:
+                    async for message in self.ws:
+                        self.receive(message, now())
+                except Exception as error:  # closed under us: the page reconnects
+                    self.gen.errors[f"socket: {type(error).__name__}"[:80]] += 1
+                beat.cancel()
+                self.ws = None
             if self.gen.stopping:
                 return
-            await asyncio.sleep(0.5 * (0.75 + random.random() / 2))
+            delay = min(10.0, 0.5 * 2**attempts) * (0.75 + random.random() / 2)
+            attempts += 1
+            await asyncio.sleep(delay)
             try:
                 await self.open()
+                attempts = 0
                 self.gen.reconnects += 1
             except Exception as error:
                 self.gen.errors[f"reconnect: {type(error).__name__}"[:80]] += 1
-                await asyncio.sleep(1)
 
     async def heartbeat(self, ws):
         await asyncio.sleep(random.uniform(0, HEARTBEAT_S))
@@ -339,7 +346,8 @@ class Phone:
     def later(self, tables):
         if tables != self.tables:
             self.tables = tables
-            asyncio.ensure_future(self.ws.close())
+            if self.ws is not None:
+                asyncio.ensure_future(self.ws.close())
         else:
             self.resync()
 
@@ -386,10 +394,17 @@ class Phone:
         if close is not None and started >= self.close_told:
             self.close = None
             close.show(self.index, t, stale=self.round == old_round)
+        current = self.gen.close
+        if current is not None and started >= current.sent:
+            # a phone that missed the close's push (its socket was reconnecting) shows its new
+            # seat once a refetch (its reopened socket's) brings the next round
+            if self.round != current.rounds.get(self.index):
+                current.show(self.index, t)
         tables = attrs.get("tables", self.tables)
         if tables != self.tables:  # a player who moved watches the new table
             self.tables = tables
-            await self.ws.close()
+            if self.ws is not None:
+                await self.ws.close()
 
 
 class Generator:
@@ -418,18 +433,26 @@ class Generator:
         }
 
     async def host(self, what):
-        status, _ = await self.pool.request(
-            "POST", f"/parties/{self.party['id']}/{what}/", self.host_headers()
-        )
+        for _attempt in range(3):
+            try:
+                status, _ = await self.pool.request(
+                    "POST", f"/parties/{self.party['id']}/{what}/", self.host_headers()
+                )
+                break
+            except (OSError, asyncio.IncompleteReadError) as error:
+                self.errors[f"{what} resent: {type(error).__name__}"] += 1
+        else:
+            return
         if status != 200:
             self.errors[f"{what} http {status}"] += 1
 
     async def tap(self, table, outcome="miss", *, closing=False):
         """A quick-button roll at `table`; retried with the version a stale answer gives."""
         pid = self.party["id"]
+        tap_id = uuid.uuid4()  # a tap sent again is the same tap: the server saves it once
         for _attempt in range(3):
             seen = self.versions.get(table, 0)
-            body = f"tap_id={uuid.uuid4()}&seen={seen}&outcome={outcome}"
+            body = f"tap_id={tap_id}&seen={seen}&outcome={outcome}"
             if closing and self.plan["target"] == "baseline":
                 body += "&close=1"
             headers = {
@@ -439,9 +462,15 @@ class Generator:
                 "Accept": "application/json",
                 "Content-Type": "application/x-www-form-urlencoded",
             }
-            status, data = await self.pool.request(
-                "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body.encode()
-            )
+            try:
+                status, data = await self.pool.request(
+                    "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body.encode()
+                )
+            except (OSError, asyncio.IncompleteReadError) as error:
+                # a keep-alive connection the server closed while idle: send it again, as the
+                # page's outbox does
+                self.errors[f"tap resent: {type(error).__name__}"] += 1
+                continue
             answer = json.loads(data) if data.startswith(b"{") else {}
             if answer.get("status") == "stale":
                 self.versions[table] = answer["version"]
@@ -453,6 +482,21 @@ class Generator:
             return
         self.errors["tap stale thrice"] += 1
 
+    async def settle(self, idle_pct=25.0, window=0.5, longest=20.0):
+        """Wait until the server is quiet (under `idle_pct` of a core over `window` seconds),
+        as it is in a real party, where minutes pass between a round's start and its close:
+        the round start's refetches (every phone at once) must not be counted in the close.
+        Returns how long it took."""
+        pid = self.plan["server_pid"]
+        started = now()
+        await asyncio.sleep(1.5)
+        while now() - started < longest:
+            cpu = server_cpu_s(pid)
+            await asyncio.sleep(window)
+            if (server_cpu_s(pid) - cpu) / window * 100 < idle_pct:
+                break
+        return round(now() - started, 2)
+
     async def finish(self, table, miss):
         await self.tap(table, "one")
         if miss:
@@ -463,7 +507,7 @@ class Generator:
         if not first:
             self.versions.clear()  # a new round: every table's version starts again
             await self.host("start")
-            await asyncio.sleep(3.0)  # the phones fetch the started round
+            await asyncio.sleep(5.0)  # every phone fetches the started round, all at once
         await self.host("host/bell")
         await asyncio.sleep(1.0)
         # Each table scores a point and then misses: its turn ends after the bell, and the side
@@ -473,8 +517,9 @@ class Generator:
             taps.append(asyncio.create_task(self.finish(table, table < tables)))
             await asyncio.sleep(0.02)
         await asyncio.gather(*taps)
-        await asyncio.sleep(1.5)
+        settled = await self.settle()
         close = self.close = Close(index, measured, len(self.phones))
+        close.rounds = {p.index: p.round for p in self.phones}  # what each page shows now
         pid = self.plan["server_pid"]
         cpu0 = server_cpu_s(pid)
         refetches_before = self.refetches
@@ -493,6 +538,7 @@ class Generator:
         return {
             "close": index,
             "measured": measured,
+            "settled_s": settled,
             "phones": len(self.phones),
             "shown": len(close.shown),
             "stale_pages": close.stale,
@@ -527,7 +573,9 @@ class Generator:
             measured = index >= self.plan["warm"]
             closes.append(await self.play_close(index, measured, first=index == 0))
         self.stopping = True
-        await asyncio.gather(*(p.ws.close() for p in self.phones), return_exceptions=True)
+        await asyncio.gather(
+            *(p.ws.close() for p in self.phones if p.ws is not None), return_exceptions=True
+        )
         for task in lives:
             task.cancel()
         print(
