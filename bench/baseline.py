@@ -31,6 +31,7 @@ class Hub:
         self.table_phones = defaultdict(set)  # (party, table) -> phones
         self.versions = defaultdict(int)
         self.seq = defaultdict(int)
+        self.phone_ids = {}  # socket -> the phone's number (S6: each gets its own seat)
 
     async def http(self, method, path, form, headers):
         if method == "GET" and path == "/healthz":
@@ -58,6 +59,8 @@ class Hub:
                 separators=(",", ":"),
             )
             broadcast(self.table_phones[key], text)
+            if form.get("close"):  # S6: the round closes; every phone is told its own seat
+                self.seats(party)
             return 200, json.dumps(
                 {"status": "saved", "version": self.versions[key], "seq": self.seq[party]}
             ).encode()
@@ -74,6 +77,24 @@ class Hub:
             return 200, b'{"status":"ok"}'
         return 404, b'{"status":"refused"}'
 
+    def seats(self, party):
+        """S6's baseline: a distinct small message to each phone of the party (its new seat)."""
+        self.seq[party] += 1
+        for ws in self.party_phones[party]:
+            phone = self.phone_ids.get(ws, 0)
+            text = json.dumps(
+                {
+                    "type": "seat",
+                    "seq": self.seq[party],
+                    "phone": phone,
+                    "table": phone // 4 + 1,
+                    "seat": phone % 4 + 1,
+                    "html": f"<p>Table {phone // 4 + 1}, seat {phone % 4 + 1}</p>",
+                },
+                separators=(",", ":"),
+            )
+            broadcast([ws], text)
+
     async def phone(self, ws):
         url = urlsplit(ws.request.path)
         m = WS.match(url.path)
@@ -81,6 +102,9 @@ class Hub:
             await ws.close(4404)
             return
         party = int(m[1])
+        query = parse_qs(url.query)
+        if query.get("phone", [""])[0].isdigit():
+            self.phone_ids[ws] = int(query["phone"][0])
         tables = [
             int(n)
             for v in parse_qs(url.query).get("tables", [])
@@ -97,6 +121,7 @@ class Hub:
         finally:
             for s in sets:
                 s.discard(ws)
+            self.phone_ids.pop(ws, None)
 
 
 async def main(port, html_bytes):

@@ -120,7 +120,13 @@ def make_parties(count, players, *, max_players=None):
                 entry["table_cookies"][str(link.table.number)] = cookie
                 tables = max(tables, link.table.number)
             else:
-                entry["phones"].append({"cookie": cookie, "tables": [table_of[link.player_id]]})
+                entry["phones"].append(
+                    {
+                        "cookie": cookie,
+                        "tables": [table_of[link.player_id]],
+                        "player": link.player_id,
+                    }
+                )
         entry["tables"] = tables
         entry["versions"] = {str(n): 0 for n in range(1, tables + 1)}
         out.append(entry)

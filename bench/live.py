@@ -502,7 +502,14 @@ def s5(ctx, args):
         emit(line)
 
 
-SCENARIOS = {"S1": s1, "S2": s2, "S3": s3, "S4": s4, "S5": s5}
+def s6(ctx, args):
+    """One 400-player party's round close (bench/s6.py)."""
+    from bench import s6 as round_close
+
+    round_close.s6(ctx, args)
+
+
+SCENARIOS = {"S1": s1, "S2": s2, "S3": s3, "S4": s4, "S5": s5, "S6": s6}
 
 
 def main():
@@ -519,7 +526,8 @@ def main():
     parser.add_argument("--warmup", type=float, help="unmeasured seconds first (S2 10, others 5)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per target (S1, S3, S5)")
     parser.add_argument("--parties", type=int, help="S1: parties (100); S4: the 1x load (200)")
-    parser.add_argument("--phones", type=int, help="S3: phones in the party (400); S5 (1000)")
+    parser.add_argument("--phones", type=int, help="S3, S6: phones in the party (400); S5 (1000)")
+    parser.add_argument("--closes", type=int, default=5, help="S6: measured closes per run (5)")
     parser.add_argument(
         "--app-ref",
         help="benchmark this commit (exported with git archive) instead of the working tree",

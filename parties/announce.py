@@ -254,6 +254,31 @@ async def _send_then_wait(party_id, group, text, seconds):
     return sent
 
 
+def on_commit_close(party, views, refetch_within):
+    """A round closed: each table group of the closed round gets its phones' new views
+    (parties.close_push), then the party-wide message for every other page. A page that took
+    its view has seen this seq and lets the party-wide message pass."""
+    seq = party.seq
+    closed = {"type": "round", "seq": seq, "what": "closed"}
+
+    def push():
+        pushes = [
+            (
+                table_group(party.id, number),
+                json.dumps(
+                    {**closed, "views": table_views, "refetch_within": refetch_within},
+                    separators=(",", ":"),
+                ),
+            )
+            for number, table_views in views.items()
+            if table_views
+        ]
+        pushes.append((party_group(party.id), json.dumps(closed, separators=(",", ":"))))
+        _run(_send_all(party.id, pushes))
+
+    transaction.on_commit(push)
+
+
 def on_commit_round(party, what):
     """A party-wide change (a round started or closed, a pause, a correction): phones refetch."""
     message = {"type": "round", "seq": party.seq, "what": what}

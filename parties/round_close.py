@@ -7,7 +7,7 @@ locked (parties/services.lock_party), so a round closes and rotates once.
 
 from django.db.models import F, Q
 
-from parties import announce
+from parties import announce, close_push
 from parties.models import BuncoSet, Party, Player, Round, ScoreSheetLine, Seat, Table
 from scoring import Progress, next_seating
 
@@ -19,7 +19,7 @@ def _bump_party(party):
 
 def close_round(party, round_, live, rules, now):
     """Every table is done: mark the sheets, seat the next round, or end the night. `party`
-    needs only `id` and `seq` (the tap passes its lean row)."""
+    needs only `id`, `seq` and `status` (the tap passes its lean row)."""
     players = {str(p.id): p for p in Player.objects.filter(party_id=party.id)}
     tables = {t.number: t for t in Table.objects.filter(party_id=party.id)}
     ScoreSheetLine.objects.bulk_create(sheet_lines(round_, live, players, tables))
@@ -33,24 +33,38 @@ def close_round(party, round_, live, rules, now):
     following = progress.round_over()
     if following.state == "over":
         Party.objects.filter(pk=party.id).update(status=Party.Status.FINISHED)
-    else:
-        seating = next_seating(
-            [list(t) for t in live.seating], list(live.state.winners), rules, live.ghosts
-        )
-        bunco_set = BuncoSet.objects.get(party_id=party.id, number=following.bunco_set)
-        nxt = Round.objects.create(
-            party_id=party.id, bunco_set=bunco_set, number=following.round,
-            target=following.target,
-        )
-        Seat.objects.bulk_create(
-            Seat(round=nxt, table=tables[number], player=players[pid], position=position)
-            for number, seated in enumerate(seating, start=1)
-            for position, pid in enumerate(seated, start=1)
-        )
-        if following.state == "break":
-            Party.objects.filter(pk=party.id).update(status=Party.Status.BREAK)
+        _bump_party(party)
+        announce.on_commit_round(party, "closed")  # the night is over: every page refetches
+        return
+    seating = next_seating(
+        [list(t) for t in live.seating], list(live.state.winners), rules, live.ghosts
+    )
+    bunco_set = BuncoSet.objects.get(party_id=party.id, number=following.bunco_set)
+    nxt = Round.objects.create(
+        party_id=party.id, bunco_set=bunco_set, number=following.round,
+        target=following.target,
+    )
+    seats = [
+        Seat(round=nxt, table=tables[number], player=players[pid], position=position)
+        for number, seated in enumerate(seating, start=1)
+        for position, pid in enumerate(seated, start=1)
+    ]
+    Seat.objects.bulk_create(seats)
+    status = party.status
+    if following.state == "break":
+        Party.objects.filter(pk=party.id).update(status=Party.Status.BREAK)
+        status = Party.Status.BREAK
     _bump_party(party)
-    announce.on_commit_round(party, "closed")
+    views = close_push.next_seat_views(
+        party_id=party.id,
+        status=status,
+        rules=rules,
+        closed_seating=live.seating,
+        next_round=nxt,
+        seats=seats,
+    )
+    players_here = sum(not p.is_ghost for p in players.values())
+    announce.on_commit_close(party, views, close_push.refetch_spread(players_here))
 
 
 def sheet_lines(round_, live, players, tables):

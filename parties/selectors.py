@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from parties import access
 from parties.models import AccessLink, Party, PrizeRollOff, Round, ScoreSheetLine, Seat
-from scoring.seating import tables_alone
+from scoring.seating import table_plays_alone
 
 
 def current_round(party: Party) -> Round:
@@ -54,20 +54,31 @@ class TableView:
         return [seat for seat in self.seats if not seat.is_ghost]
 
 
-def seating(round_: Round) -> list[TableView]:
-    seats = (
-        Seat.objects.filter(round=round_)
-        .select_related("table", "player")
-        .order_by("table__number", "position")
-    )
+def seating(round_: Round, numbers=None) -> list[TableView]:
+    """The round's tables with their seats, or only the tables `numbers` (a phone's page shows
+    one table: at 100 tables, reading all 400 seats for it was most of its refetch)."""
+    seats = Seat.objects.filter(round=round_)
+    if numbers is not None:
+        seats = seats.filter(table__number__in=numbers)
+    seats = seats.select_related("table", "player").order_by("table__number", "position")
+    # Whether a table plays alone can depend on how many tables the round has (a boxed plan's
+    # one-table game), which a page reading one table does not see in its seats.
+    tables = round_.party.tables.count() if numbers is not None else None
+    return table_views(seats, round_.party.rules, tables)
+
+
+def table_views(seats, rules, tables_in_round=None) -> list[TableView]:
+    """TableViews from seats in table and position order (each with its `table` and `player`):
+    the seats a query read, or those a round's close has just seated (parties.close_push).
+    `tables_in_round` when the seats are not the whole round's."""
     tables = {}
     for seat in seats:
         tables.setdefault(seat.table.number, []).append(seat)
     # Team tables and tables of players alone can mix in one party (the boxed set's plans).
-    alone = tables_alone(list(tables.values()), round_.party.rules)
+    in_round = tables_in_round or len(tables)
     views = []
-    for (number, table_seats), table_alone in zip(tables.items(), alone, strict=True):
-        team_play = not table_alone
+    for number, table_seats in tables.items():
+        team_play = not table_plays_alone(rules, in_round, len(table_seats))
         by_position = {s.position: s for s in table_seats}
         views.append(
             TableView(
@@ -100,7 +111,14 @@ def _partner_name(by_position, position, table_size):
 
 def seat_of(round_: Round, player_id: int):
     """Where a player sits this round, as a SeatView with its table number, or None."""
-    for table in seating(round_):
+    number = (
+        Seat.objects.filter(round=round_, player_id=player_id)
+        .values_list("table__number", flat=True)
+        .first()
+    )
+    if number is None:
+        return None
+    for table in seating(round_, [number]):
         for seat in table.seats:
             if seat.player_id == player_id:
                 return table.number, seat

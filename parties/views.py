@@ -293,7 +293,7 @@ def _live_html(party, round_, numbers):
 def table(request, party_id, number):
     party, access_ = access.require(request, party_id, lambda a: a.can_score(number))
     round_ = selectors.current_round(party)
-    tables = {t.number: t for t in selectors.seating(round_)}
+    tables = {t.number: t for t in selectors.seating(round_, [number])}
     if number not in tables:
         return render(request, "parties/link_invalid.html", status=404)
     rules = party.rules

@@ -49,11 +49,17 @@ def plan_for(players: int, rules: Rules) -> tuple[small_groups.TablePlan, ...]:
 
 def tables_alone(seating: Sequence[Sequence[str]], rules: Rules) -> tuple[bool, ...]:
     """For each table, whether its players play alone (each seat a side) or in two teams."""
+    return tuple(table_plays_alone(rules, len(seating), len(table)) for table in seating)
+
+
+def table_plays_alone(rules: Rules, tables: int, seats: int) -> bool:
+    """Whether a table of `seats` players, in a round of `tables` tables, plays alone (each
+    seat a side) or in two teams: what a page showing one table needs, without the others."""
     if rules.team_size == 1:
-        return (True,) * len(seating)
+        return True
     if rules.small_group == "boxed_plans":
-        return tuple(small_groups.plays_alone(seating, i) for i in range(len(seating)))
-    return (False,) * len(seating)
+        return small_groups.table_plays_alone(tables, seats)
+    return False
 
 
 def seat_players(

@@ -41,9 +41,15 @@ def boxed_plan(players: int) -> tuple[TablePlan, ...] | None:
 
 
 def plays_alone(seating: Sequence[Sequence[str]], table: int) -> bool:
-    """Whether 0-based `table` of a boxed-plan seating plays alone: the one-table game does,
-    and so does every table of fewer than 4 (the plans have no other kind)."""
-    return len(seating) == 1 or len(seating[table]) < 4
+    """Whether 0-based `table` of a boxed-plan seating plays alone."""
+    return table_plays_alone(len(seating), len(seating[table]))
+
+
+def table_plays_alone(tables: int, seats: int) -> bool:
+    """Whether a table of `seats` players, in a boxed-plan round of `tables` tables, plays
+    alone: the one-table game does, and so does every table of fewer than 4 (the plans have no
+    other kind)."""
+    return tables == 1 or seats < 4
 
 
 def wraps_whole_last_table(players: int) -> bool:

@@ -89,6 +89,7 @@
     try { message = JSON.parse(text); } catch (e) { return; }
     if (message.type === "table") return applyTable(message);
     if (message.type === "resync") return resync();  // pushes were lost on the server's side
+    if (message.type === "round" && message.views) return showNextSeat(message);
     if (message.seq <= lastSeq) return;  // already seen (or older than what we fetched)
     lastSeq = message.seq;
     if (message.type === "bell") return bell();
@@ -100,6 +101,32 @@
       ring("A roll was taken back: the round is in play again.", { bell: false });
     }
     resync();
+  }
+
+  // A round closed. Its table's message carries each page that shows the table its new seat
+  // (the pieces of the page named by their ids, for this page's data-view), shown at once:
+  // hundreds of phones refetching their pages at that moment took seconds (bench/ S6). The
+  // rest of the page (the sheet, the banner) is refetched a little later, at a moment of this
+  // phone's own within `refetch_within` seconds; a player who moved reconnects to watch the
+  // new table then, and the reopened socket refetches.
+  function showNextSeat(message) {
+    const view = message.views[body.dataset.view || ""];
+    if (!view) return;  // not for this page: the party-wide message follows
+    if (message.seq <= lastSeq) return;
+    lastSeq = message.seq;
+    const fresh = document.createElement("template");
+    fresh.innerHTML = view.html;
+    for (const piece of [...fresh.content.children]) {
+      const old = piece.id && document.getElementById(piece.id);
+      if (old) old.replaceWith(piece);
+    }
+    const live = document.getElementById("live");
+    if (live) live.dataset.tables = view.tables;
+    ring("Round over! See where to sit next.");
+    setTimeout(() => {
+      if (tables() !== subscribed) reconnect();
+      else resync();
+    }, Math.random() * (message.refetch_within || 0) * 1000);
   }
 
   // The bell changes every table, and each table's update follows it over the socket: a whole
