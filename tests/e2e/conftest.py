@@ -89,13 +89,15 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
 
+    def command(self):
+        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+                "bunco_site.asgi:application"]
+
     def start(self):
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
         self.log = open(ROOT / "test-artifacts" / f"daphne-{self.port}.log", "ab")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-             "bunco_site.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+            self.command(), cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
