@@ -251,6 +251,8 @@ if not DEBUG:
     if not PARTY_SERVER:  # no proxy in front of the laptop: nobody's header to trust
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = _https
+    # Health checks (the proxy's, Docker's) ask the process itself over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = _https
     CSRF_COOKIE_SECURE = _https
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if _https else 0

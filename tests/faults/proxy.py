@@ -53,10 +53,12 @@ class Proxy:
     """haproxy on a free port with deploy/haproxy.cfg, its log (one line a request or socket)
     kept in test-artifacts, its runtime API on a socket of its own."""
 
-    def __init__(self, servers):
+    def __init__(self, servers, tls_cert=None):
         self.servers = dict(zip(SERVER_NAMES, servers, strict=True))
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.tls_cert = tls_cert
+        self.https_port = free_port() if tls_cert else None
         self.dir = tempfile.TemporaryDirectory()
         self.admin = Path(self.dir.name) / "admin.sock"
         self.log_path = ROOT / "test-artifacts" / f"haproxy-{self.port}.log"
@@ -70,6 +72,9 @@ class Proxy:
             "BUNCO_PROXY_ADMIN_SOCKET": str(self.admin),
             "BUNCO_PROXY_MAXCONN": "2000",  # within a test machine's file-descriptor limit
         })
+        if self.tls_cert:
+            env["BUNCO_TLS_CERT"] = str(self.tls_cert)
+            env["BUNCO_HTTPS_BIND"] = f"127.0.0.1:{self.https_port}"
         for name, server in self.servers.items():
             env[f"BUNCO_{name.upper()}"] = f"127.0.0.1:{server.port}"
         return env

@@ -366,3 +366,48 @@ def test_the_rate_limits_count_the_clients_own_address_never_a_forged_one(
                    for key in keys), keys
     count = next(k for k in keys if k.endswith("network:127.0.0.3"))
     assert redis.cli("GET", count) == ["3"]
+
+
+def test_with_a_certificate_the_proxy_serves_https_and_sends_plain_http_there(
+    pg, redis, tmp_path
+):
+    """TLS ends at the proxy: HTTPS with the certificate given, plain HTTP answered with a
+    redirect to it, and the app sees the request as secure (X-Forwarded-Proto), so it sets
+    its cookies Secure."""
+    import ssl
+    import subprocess
+
+    key, crt = tmp_path / "key.pem", tmp_path / "crt.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(crt)],
+                   check=True, capture_output=True, timeout=60)
+    bundle = tmp_path / "site.pem"
+    bundle.write_text(crt.read_text() + key.read_text())
+    # Production as it is behind TLS: no DJANGO_INSECURE_HTTP.
+    env = {k: v for k, v in proxied_env(pg, redis).items() if k != "DJANGO_INSECURE_HTTP"}
+    servers = [ProxiedDaphne(env).start() for _ in SERVER_NAMES]
+    proxy = None
+    try:
+        proxy = Proxy(servers, tls_cert=bundle).start()
+        plain = http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=10)
+        plain.request("GET", "/join/", headers={"Host": "127.0.0.1"})
+        answer = plain.getresponse()
+        assert answer.status == 301
+        assert answer.getheader("Location") == "https://127.0.0.1/join/"
+        context = ssl.create_default_context(cafile=str(crt))
+        context.check_hostname = False  # the name is an address here; the chain is checked
+        secure = http.client.HTTPSConnection("127.0.0.1", proxy.https_port, timeout=10,
+                                             context=context)
+        secure.request("GET", "/join/", headers={"Host": "127.0.0.1"})
+        answer = secure.getresponse()
+        body = answer.read().decode()
+        assert answer.status == 200, body[:300]
+        assert "Type the code the host gave you" in body
+        cookies = answer.headers.get_all("Set-Cookie")
+        assert cookies and all("Secure" in c for c in cookies), cookies
+        assert answer.getheader("Strict-Transport-Security")
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        for server in servers:
+            server.stop()
