@@ -230,10 +230,9 @@ def test_killing_the_partys_process_mid_round_loses_no_tap_and_doubles_none(
 
         taps = {1: 4, 2: 4, 3: 4}
         assert_every_tap_accounted_for(pg, party, keepers, host, taps)
-        # Each tap held in the dead process was answered once by the other: the proxy sent it
-        # there again itself (haproxy 2.6 does so for a request whose connection was reset
-        # before any answer) or answered 502 and the phone's outbox resent it; either way the
-        # tap id made it count once.
+        # Each tap held in the dead process was answered once by the other: resent by the
+        # browser (its kept-alive connection closed with no answer) or, after a 502, by the
+        # phone's outbox; either way with its tap id, so it counts once.
         assert sum(r["method"] == "POST" for r in proxy.routes()[log_mark:]) == 6
         after = proxy.routes()[log_mark:]  # (the killed sockets' lines too: logged as they end)
         assert {r["server"] for r in after if r["route"] == "page"} == {other}, after
