@@ -121,6 +121,7 @@ def test_two_deployments_with_their_own_prefixes_on_one_redis_never_hear_each_ot
     one deployment reaches its own listener only. (Redis pub/sub ignores database numbers,
     so without prefixes the other deployment would hear it too.)"""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
@@ -153,7 +154,10 @@ def test_two_deployments_with_their_own_prefixes_on_one_redis_never_hear_each_ot
             await a.flush()
             await b.flush()
 
-    assert asyncio.run(exchange()) == {"type": "bell", "from": "staging"}
+    # On a loop of its own, in a thread: the session may hold Playwright's loop in this one.
+    with ThreadPoolExecutor(1) as thread:
+        got = thread.submit(asyncio.run, exchange()).result()
+    assert got == {"type": "bell", "from": "staging"}
 
 
 @pytest.mark.parametrize("prefix", ["has space", "-leading", "x" * 41, "a/b"])
