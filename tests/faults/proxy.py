@@ -84,10 +84,14 @@ class Proxy:
         self.log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen([HAPROXY, "-db", "-f", str(CONFIG)], env=self.env(),
                                         stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until(lambda: self.admin.exists() or self.process.poll() is not None, 10,
-                   f"haproxy to start (see {self.log_path})")
-        assert self.process.poll() is None, f"haproxy exited; see {self.log_path}"
-        self.wait_up(*self.servers)
+        try:
+            wait_until(lambda: self.admin.exists() or self.process.poll() is not None, 10,
+                       f"haproxy to start (see {self.log_path})")
+            assert self.process.poll() is None, f"haproxy exited; see {self.log_path}"
+            self.wait_up(*self.servers)
+        except BaseException:
+            self.stop()  # nobody else holds it yet
+            raise
         return self
 
     def stop(self):

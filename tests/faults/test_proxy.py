@@ -33,16 +33,23 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def topology(pg, redis):
     """Two daphne processes and the proxy in front of them; all stopped at the end."""
-    env = proxied_env(pg, redis)
-    servers = [ProxiedDaphne(env).start() for _ in SERVER_NAMES]
+    servers = [ProxiedDaphne(proxied_env(pg, redis)) for _ in SERVER_NAMES]
     proxy = None
     try:
+        for server in servers:
+            server.start()
         proxy = Proxy(servers).start()
         yield proxy
     finally:
         if proxy is not None:
             proxy.stop()
-        for server in servers:
+        stop_started(servers)
+
+
+def stop_started(servers):
+    """Stop every server that was started, one that failed to answer included."""
+    for server in servers:
+        if server.process is not None:
             server.stop()
 
 
@@ -391,9 +398,11 @@ def test_with_a_certificate_the_proxy_serves_https_and_sends_plain_http_there(
     bundle.write_text(crt.read_text() + key.read_text())
     # Production as it is behind TLS: no DJANGO_INSECURE_HTTP.
     env = {k: v for k, v in proxied_env(pg, redis).items() if k != "DJANGO_INSECURE_HTTP"}
-    servers = [ProxiedDaphne(env).start() for _ in SERVER_NAMES]
+    servers = [ProxiedDaphne(env) for _ in SERVER_NAMES]
     proxy = None
     try:
+        for server in servers:
+            server.start()
         proxy = Proxy(servers, tls_cert=bundle).start()
         plain = http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=10)
         plain.request("GET", "/join/", headers={"Host": "127.0.0.1"})
@@ -415,5 +424,4 @@ def test_with_a_certificate_the_proxy_serves_https_and_sends_plain_http_there(
     finally:
         if proxy is not None:
             proxy.stop()
-        for server in servers:
-            server.stop()
+        stop_started(servers)
