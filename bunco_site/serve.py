@@ -1,4 +1,5 @@
-"""The server's launcher: daphne, with the measured server patches (bunco_site/server_tuning/).
+"""The server's launcher: daphne, with the measured server patches (bunco_site/server_tuning/)
+and the graceful stop on SIGTERM (bunco_site/graceful_daphne.py).
 
     python -m bunco_site.serve -b 0.0.0.0 -p 8000 bunco_site.asgi:application
 
@@ -17,11 +18,16 @@ import sys
 from daphne.cli import CommandLineInterface
 
 from bunco_site import server_tuning
+from bunco_site.graceful_daphne import GracefulServer
 
 
 class Launcher(CommandLineInterface):
     """Daphne's command line, with the server patches installed once the app is loaded (the
-    collector's policy freezes what is alive then, so it must come after the app's imports)."""
+    collector's policy freezes what is alive then, so it must come after the app's imports),
+    and daphne's server class swapped, through daphne's own hook, for one that stops
+    gracefully."""
+
+    server_class = GracefulServer
 
     def load_asgi_app(self, asgi_app_path):
         application = super().load_asgi_app(asgi_app_path)

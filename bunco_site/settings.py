@@ -2,6 +2,7 @@
 gives a working development app (SQLite, the in-memory channel layer, DEBUG on)."""
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -147,11 +148,30 @@ else:
         }
     }
 
+def deployment_prefix():
+    """BUNCO_DEPLOYMENT_PREFIX: a name of this deployment's own on everything it keeps in Redis.
+    Redis pub/sub ignores database numbers, so two deployments on one Redis (staging beside
+    production) would otherwise hear each other's pushes: party 1 of one rings party 1 of the
+    other. Unset keeps the names a single deployment has always used."""
+    value = os.environ.get("BUNCO_DEPLOYMENT_PREFIX", "").strip()
+    if value and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}", value):
+        raise ImproperlyConfigured(
+            f"BUNCO_DEPLOYMENT_PREFIX={value!r}: use 1 to 40 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit."
+        )
+    return value
+
+
+DEPLOYMENT_PREFIX = deployment_prefix()
+
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+            "CONFIG": {
+                "hosts": [os.environ["REDIS_URL"]],
+                "prefix": DEPLOYMENT_PREFIX or "asgi",  # channels_redis's own default
+            },
         }
     }
     # Shared by every server process, so rate limits hold across all of them.
@@ -159,7 +179,7 @@ if os.environ.get("REDIS_URL"):
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
-            "KEY_PREFIX": "bunco",
+            "KEY_PREFIX": f"bunco-{DEPLOYMENT_PREFIX}" if DEPLOYMENT_PREFIX else "bunco",
         }
     }
 else:
@@ -231,6 +251,8 @@ if not DEBUG:
     if not PARTY_SERVER:  # no proxy in front of the laptop: nobody's header to trust
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = _https
+    # Health checks (the proxy's, Docker's) ask the process itself over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = _https
     CSRF_COOKIE_SECURE = _https
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if _https else 0

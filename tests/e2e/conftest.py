@@ -92,13 +92,15 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
 
+    def command(self):
+        return [sys.executable, "-m", "bunco_site.serve", "-b", "127.0.0.1", "-p", str(self.port),
+                "bunco_site.asgi:application"]
+
     def start(self):
         (ROOT / "test-artifacts").mkdir(exist_ok=True)
         self.log = open(ROOT / "test-artifacts" / f"daphne-{self.port}.log", "ab")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bunco_site.serve", "-b", "127.0.0.1", "-p", str(self.port),
-             "bunco_site.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+            self.command(), cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -128,6 +130,9 @@ def _server_env(db_env, **extra):
         "DJANGO_INSECURE_HTTP": "1",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SECRET_KEY": SECRET,  # one for every process: tokens and sessions hold
+        # The graceful stop lingers 3 s for a proxy to mark the process down; none is in front
+        # of these servers, and a test's stop should not wait for one.
+        "BUNCO_DRAIN_LINGER": "0.2",
         # One test session creates more parties from 127.0.0.1 than a host would in an hour.
         "PARTY_CREATE_MAX_PER_ADDRESS": "1000",
         "DJANGO_SETTINGS_MODULE": "tests.e2e.settings",

@@ -216,6 +216,8 @@ def base_env(database_url, redis_url):
         "DJANGO_INSECURE_HTTP": "1",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SECRET_KEY": SECRET,  # the same in every process: tokens and sessions hold
+        # No proxy to mark a stopping process down (tests/faults/proxy.py sets its own linger).
+        "BUNCO_DRAIN_LINGER": "0.2",
         "DJANGO_SETTINGS_MODULE": "bunco_site.settings",
         "PYTHONUNBUFFERED": "1",
     })

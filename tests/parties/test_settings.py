@@ -1,8 +1,10 @@
 """The settings file: what runs with no environment, and what production mode demands."""
 
+import json
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,77 @@ def test_yes_no_settings_read_the_usual_words(word, debug):
         DJANGO_DEBUG=word, DJANGO_SECRET_KEY="x" * 60, DJANGO_ALLOWED_HOSTS="bunco.example.com",
     )
     assert result.stdout.strip().splitlines()[-1] == str(debug), result.stderr
+
+
+def redis_settings(**env):
+    """The channel layer's and the cache's settings for an environment with Redis."""
+    code = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps([s.CHANNEL_LAYERS['default'], s.CACHES['default']]))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**BASE_ENV, "DJANGO_SETTINGS_MODULE": "bunco_site.settings",
+             "REDIS_URL": REDIS_URL, **env},
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+
+
+def test_without_a_deployment_prefix_redis_names_stay_as_they_were():
+    layer, cache = redis_settings()
+    assert layer["CONFIG"]["prefix"] == "asgi" and cache["KEY_PREFIX"] == "bunco"
+
+
+def test_two_deployments_with_their_own_prefixes_on_one_redis_never_hear_each_other():
+    """Both layers on the same Redis, a group of the same name (party 1's): a message sent in
+    one deployment reaches its own listener only. (Redis pub/sub ignores database numbers,
+    so without prefixes the other deployment would hear it too.)"""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except Exception as error:  # noqa: BLE001 - said plainly
+        pytest.fail(f"this test needs Redis at {REDIS_URL} (REDIS_URL): {error}")
+    suffix = uuid.uuid4().hex[:8]
+    (layer_a, cache_a), (layer_b, cache_b) = (
+        redis_settings(BUNCO_DEPLOYMENT_PREFIX=f"{name}-{suffix}") for name in ("staging", "prod")
+    )
+    assert cache_a["KEY_PREFIX"] == f"bunco-staging-{suffix}" != cache_b["KEY_PREFIX"]
+
+    async def exchange():
+        a = RedisPubSubChannelLayer(**layer_a["CONFIG"])
+        b = RedisPubSubChannelLayer(**layer_b["CONFIG"])
+        try:
+            heard_a, heard_b = await a.new_channel(), await b.new_channel()
+            await a.group_add("party-1", heard_a)
+            await b.group_add("party-1", heard_b)
+            await asyncio.sleep(0.2)  # the subscriptions are in place
+            await a.group_send("party-1", {"type": "bell", "from": "staging"})
+            got = await asyncio.wait_for(a.receive(heard_a), 5)
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(b.receive(heard_b), 1)
+            return got
+        finally:
+            await a.flush()
+            await b.flush()
+
+    # On a loop of its own, in a thread: the session may hold Playwright's loop in this one.
+    with ThreadPoolExecutor(1) as thread:
+        got = thread.submit(asyncio.run, exchange()).result()
+    assert got == {"type": "bell", "from": "staging"}
+
+
+@pytest.mark.parametrize("prefix", ["has space", "-leading", "x" * 41, "a/b"])
+def test_a_deployment_prefix_redis_cannot_hold_cleanly_stops_the_start(prefix):
+    result = manage("check", BUNCO_DEPLOYMENT_PREFIX=prefix, REDIS_URL=REDIS_URL)
+    assert result.returncode != 0
+    assert f"BUNCO_DEPLOYMENT_PREFIX={prefix!r}: use 1 to 40 letters" in result.stderr
