@@ -8,7 +8,7 @@ from django.db.models import F
 
 from parties import access, announce
 from parties.models import AccessLink, BuncoSet, Party, Player, Round, Seat, Table
-from scoring import Rules, SeatingError, check_seating, ghosts_needed, seat_players, tables_needed
+from scoring import Rules, SeatingError, check_seating, ghosts_needed, seat_players
 from scoring.seating import plan_for
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
@@ -16,9 +16,6 @@ CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c n
 CODE_LENGTH = 10
 # 400 players is 100 tables: a school or church fundraiser's hall.
 MIN_PLAYERS, MAX_PLAYERS = 2, 400
-# Two teams of two a table: fewer than 4 would be more ghosts than players. The boxed set's
-# table plans (and individual play) seat 2 and 3.
-MIN_WITH_GHOSTS = 4
 
 
 class PartyError(ValueError):
@@ -83,15 +80,15 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
         for i in range(1, ghost_count + 1)
     ]
     Player.objects.bulk_create(players)
-    table_count = tables_needed(len(players))
+    seating = _first_seating(players, rules)  # as many tables as the rules' plan has
     tables = Table.objects.bulk_create(
-        Table(party=party, number=n) for n in range(1, table_count + 1)
+        Table(party=party, number=n) for n in range(1, len(seating) + 1)
     )
     sets = BuncoSet.objects.bulk_create(
         BuncoSet(party=party, number=n) for n in range(1, rules.sets + 1)
     )
     first = Round.objects.create(party=party, bunco_set=sets[0], number=1, target=1)
-    _seat_round(first, tables, _first_seating(players, rules))
+    _seat_round(first, tables, seating)
 
     AccessLink.objects.bulk_create(
         [access.new_salted(AccessLink(party=party, role=AccessLink.Role.HOST))]
@@ -109,12 +106,6 @@ def party_size_problem(count: int, rules: Rules) -> str:
     """Why `count` players cannot play under `rules`, for the host; "" when they can."""
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         return f"A party needs {MIN_PLAYERS} to {MAX_PLAYERS} players."
-    if rules.team_size == 2 and rules.small_group == "ghosts" and count < MIN_WITH_GHOSTS:
-        return (
-            f"Teams with ghosts need at least {MIN_WITH_GHOSTS} players, not {count}: pick "
-            "the boxed set's table plans (small group: boxed plans, or the boxed_small preset) "
-            "to play with 2 or 3."
-        )
     try:
         plan_for(count, rules)
     except SeatingError as error:

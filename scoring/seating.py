@@ -24,6 +24,9 @@ def ghosts_needed(players: int, rules: Rules) -> int:
     return 4 * tables_needed(players) - players
 
 
+TEAMS_WITH_GHOSTS_FEWEST = 4
+
+
 def plan_for(players: int, rules: Rules) -> tuple[small_groups.TablePlan, ...]:
     """The tables a party of `players` will sit at, head table first: each table's size and
     whether it plays alone (for the host's preview). Raises SeatingError for a count the rules
@@ -42,8 +45,13 @@ def plan_for(players: int, rules: Rules) -> tuple[small_groups.TablePlan, ...]:
         tables = tables_needed(players)
         sizes = [players // tables + (i < players % tables) for i in range(tables)]
         return tuple(small_groups.TablePlan(size, True) for size in sizes)
-    if players < 2:
-        raise SeatingError("team play needs at least 2 players (a ghost needs a real partner)")
+    if players < TEAMS_WITH_GHOSTS_FEWEST:
+        # Two teams of two a table: fewer than 4 would seat as many ghosts as players or more.
+        raise SeatingError(
+            f"teams with ghosts need at least {TEAMS_WITH_GHOSTS_FEWEST} players, not {players}: "
+            "pick the boxed set's table plans (small group: boxed plans, or the boxed_small "
+            "preset) to play with 2 or 3"
+        )
     return (small_groups.TablePlan(4, False),) * tables_needed(players)
 
 

@@ -4,10 +4,11 @@ round; individual play (seed 004's tournament) gives each player a table of 2 to
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scoring import PRESETS, Rules, next_seating, seat_players, tables_needed
+from scoring import PRESETS, Rules, SeatingError, next_seating, seat_players, tables_needed
 
 TEAM_ROTATIONS = ("ladder", "head_losers_to_bottom", "losers_down_wrap")
 TOURNAMENT = PRESETS["tournament"]
@@ -26,8 +27,15 @@ def assert_a_full_seating(seating, everyone, ghosts, tables):
         assert not (table[1] in ghosts and table[3] in ghosts)
 
 
+@pytest.mark.parametrize("count", [2, 3])
+def test_teams_with_ghosts_refuse_fewer_than_four_players(count):
+    # Two teams of two a table: 2 or 3 players would sit with as many ghosts or more.
+    with pytest.raises(SeatingError, match=f"teams with ghosts need at least 4 players, not {count}"):
+        seat_players(players(count), Rules())
+
+
 @settings(max_examples=150, deadline=None)
-@given(count=st.integers(2, 400))
+@given(count=st.integers(4, 400))
 @example(count=400)
 @example(count=397)
 def test_the_first_seating_of_up_to_400_is_four_a_table_and_everyone_once(count):

@@ -95,7 +95,7 @@ def test_every_table_is_done_with_a_winner_before_the_round_ends(preset, tables,
 @st.composite
 def a_round_to_move(draw):
     tables = draw(st.integers(1, 7))
-    players = draw(st.integers(max(2, 4 * tables - 3), 4 * tables))
+    players = draw(st.integers(max(4, 4 * tables - 3), 4 * tables))
     names = [f"P{i}" for i in range(players)]
     draw(st.randoms(use_true_random=False)).shuffle(names)
     seating, ghosts = seat_players(names, Rules())
