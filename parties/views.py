@@ -83,7 +83,7 @@ def party_create(request):
 def party_create_plan(request):
     # The create form's plan preview: reads what was typed, writes nothing, needs no link
     # (anyone may host). POST, so the names never sit in an address or a server log.
-    form = PartyCreateForm(request.POST)
+    form = PartyCreateForm(request.POST, request.FILES)  # the names may be a CSV file's
     return render(
         request, "parties/_plan_preview.html#plan-tables", {"preview": form.plan_preview()}
     )

@@ -78,6 +78,8 @@ def test_a_hundred_table_night_from_a_csv_file_on_the_hosts_grid(chromium, serve
         shots(host, "create-refuses-a-latin-1-file")
         host.get_by_label("Or a CSV file of names").set_input_files(
             {"name": "guests.csv", "mimeType": "text/csv", "buffer": CSV})
+        # The plan preview counts the file's names, as it counts a typed list.
+        expect(host.locator("#plan-preview")).to_contain_text("400 players sit at 100 tables")
         shots(host, "create-with-the-guest-file")
         host.get_by_role("button", name="Create the party").click()
         expect(host).to_have_url(re.compile(r"/parties/\d+/host/$"))
