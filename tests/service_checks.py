@@ -7,7 +7,8 @@ A test needs a service by its marker (registered in pyproject.toml):
 - `needs_redis`: a running Redis (REDIS_URL's, or 127.0.0.1:6379);
 - `needs_redis_server`: the `redis-server` and `redis-cli` programs (tests/faults starts a
   Redis of its own on a free port, never the shared one);
-- `needs_chromium`: Debian's Chromium (/usr/bin/chromium).
+- `needs_chromium`: Debian's Chromium (/usr/bin/chromium);
+- `needs_haproxy`: Debian's haproxy (on PATH, or /usr/sbin/haproxy).
 
 Most tests get their marker from a fixture they use, so a new test that uses the fixture is
 marked without being told (FIXTURE_NEEDS below); a test that reaches a service by itself
@@ -78,6 +79,17 @@ def _programs(*names):
     return find
 
 
+def haproxy_path():
+    return shutil.which("haproxy") or "/usr/sbin/haproxy"
+
+
+def _haproxy():
+    path = haproxy_path()
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return None
+    return "haproxy not found (apt-get install haproxy)"
+
+
 def _chromium():
     path = chromium_path()
     if os.path.isfile(path) and os.access(path, os.X_OK):
@@ -90,6 +102,7 @@ SERVICES = (
     Service("needs_redis", _server("Redis", "BUNCO_TEST_REDIS", "REDIS_URL", 6379)),
     Service("needs_redis_server", _programs("redis-server", "redis-cli")),
     Service("needs_chromium", _chromium),
+    Service("needs_haproxy", _haproxy),
 )
 
 # What the shared fixtures reach (tests/conftest.py, tests/e2e, tests/faults): a test using
@@ -149,6 +162,12 @@ class ServiceChecks:
 
     def pytest_runtest_logreport(self, report):
         if report.skipped and required() and not hasattr(report, "wasxfail"):
+            self.other_skips.append(report.nodeid)
+
+    def pytest_collectreport(self, report):
+        # A module that skips itself as it is imported (pytest.skip(allow_module_level=True))
+        # skips every test in it without a test report.
+        if report.skipped and required():
             self.other_skips.append(report.nodeid)
 
     def pytest_sessionfinish(self, session):

@@ -4,7 +4,6 @@ front of daphne processes started as production starts them (bunco_site.serve wi
 
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -12,20 +11,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-import pytest
-
 from tests.e2e.conftest import ROOT, free_port, stop_process
 from tests.faults.conftest import Daphne, base_env, wait_until
+from tests.service_checks import haproxy_path
 
-HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
+HAPROXY = haproxy_path()
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
 SERVER_NAMES = ("web1", "web2")  # the config's server lines, in order
-
-
-def require_haproxy():
-    if not os.access(HAPROXY, os.X_OK):
-        pytest.skip("haproxy is not installed (apt-get install haproxy); the proxy tests need it",
-                    allow_module_level=True)
 
 
 class ProxiedDaphne(Daphne):

@@ -24,10 +24,9 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import LAPTOP, PHONE, Shots
 from tests.faults.conftest import PartyLock, Phone, wait_until
-from tests.faults.proxy import SERVER_NAMES, ProxiedDaphne, Proxy, proxied_env, require_haproxy
+from tests.faults.proxy import SERVER_NAMES, ProxiedDaphne, Proxy, proxied_env
 
-require_haproxy()
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.needs_haproxy]
 
 
 @pytest.fixture

@@ -5,12 +5,13 @@ itself with the environment compose gives it."""
 
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.service_checks import haproxy_path
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
@@ -77,11 +78,10 @@ def compose_env(tls_cert=""):
     return env
 
 
+@pytest.mark.needs_haproxy
 @pytest.mark.parametrize("tls", [False, True], ids=["http", "https"])
 def test_haproxy_accepts_the_config_with_the_environment_compose_gives_it(tls, tmp_path):
-    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
-    if not os.access(haproxy, os.X_OK):
-        pytest.skip("haproxy is not installed (apt-get install haproxy)")
+    haproxy = haproxy_path()
     cert = ""
     if tls:
         key, crt = tmp_path / "key.pem", tmp_path / "crt.pem"
