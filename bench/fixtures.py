@@ -83,7 +83,8 @@ def make_parties(count, players, *, max_players=None):
     from scoring import PRESETS
 
     if max_players:
-        # The app caps a party at services.MAX_PLAYERS (60); S3 needs one party of 400 phones.
+        # The app caps a party at services.MAX_PLAYERS (400, as S3 and S6 use); a figure
+        # above it is for trying beyond the cap.
         services.MAX_PLAYERS = max_players
     expire = timezone.now() + timedelta(days=2)
     sessions = []

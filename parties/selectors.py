@@ -62,7 +62,8 @@ def seating(round_: Round, numbers=None) -> list[TableView]:
         seats = seats.filter(table__number__in=numbers)
     seats = seats.select_related("table", "player").order_by("table__number", "position")
     # Whether a table plays alone can depend on how many tables the round has (a boxed plan's
-    # one-table game), which a page reading one table does not see in its seats.
+    # one-table game), which a page reading one table does not see in its seats: a party's
+    # tables are fixed when it is created, and every round seats all of them.
     tables = round_.party.tables.count() if numbers is not None else None
     return table_views(seats, round_.party.rules, tables)
 

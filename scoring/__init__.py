@@ -21,7 +21,8 @@ One roll (scoring.roll)
 
 A table's round (scoring.table): a pure fold over facts
     Roll(dice: tuple, called=True)  a roll as a fact.   Bell()  the round ends from outside.
-    TableRound.start(seats, rules, target, *, head=False, ghosts=frozenset(), first_seat=1)
+    TableRound.start(seats, rules, target, *, head=False, ghosts=frozenset(), first_seat=1,
+                     alone=None)    alone: every seat its own side (None: from the rules)
     table.apply(fact) -> TableRound raises InvalidRoll or NotAllowed (a ValueError), e.g. a
                                     roll after the table is done; table.check(fact) only checks.
     table.bell_rung() -> TableRound the bell from outside: the player holding the dice
@@ -30,7 +31,7 @@ A table's round (scoring.table): a pure fold over facts
     table.before_bell(Roll)         a roll made before the bell, entered after it: played on
                                     the table as it stood at the bell (`unbelled`, while no
                                     roll was made since; `at_bell` keeps it for good).
-    replay(seats, rules, target, facts, *, head, ghosts, first_seat) -> TableRound
+    replay(seats, rules, target, facts, *, head, ghosts, first_seat, alone) -> TableRound
     Questions: turn_seat, roller (a ghost's partner on its turn), points (per side),
     personal_points / buncos / mini_buncos (player -> n, ghosts left out), rang_bell,
     finishing, rolloff_needed, rolloff (RollOff), done, winner (side), winners, losers,
