@@ -49,7 +49,10 @@ def listening_port():
 
 
 def pytest_run(*args, **env):
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("BUNCO_")}
+    # The inner run's Django test database is the embedded default's: on PostgreSQL it would
+    # be the outer run's own test_<name>, in use (DATABASE_URL is CI's second pass).
+    environ = {k: v for k, v in os.environ.items()
+               if not k.startswith("BUNCO_") and k != "DATABASE_URL"}
     environ.update(env)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
