@@ -252,15 +252,6 @@ PRESETS: dict[str, Rules] = {
         traveling="bunco",
         overall_tiebreak="buncos",
     ),
-    "boxed_small": Rules(
-        dice=4,
-        round_end="each_table",
-        bunco_ends_round="everywhere",
-        rotation="losers_down_wrap",
-        small_group="boxed_plans",
-        traveling="bunco",
-        overall_tiebreak="buncos",
-    ),
     "tournament": Rules(
         team_size=1,
         round_end="timed",
@@ -272,6 +263,10 @@ PRESETS: dict[str, Rules] = {
         prizes=("highest_points", "most_buncos", "most_mini_buncos"),
     ),
 }
+# The boxed set's small-group game is its 4-dice game on its table plans.
+PRESETS["boxed_small"] = dataclasses.replace(
+    PRESETS["boxed4"], rotation="losers_down_wrap", small_group="boxed_plans"
+)
 
 PRESET_HELP: dict[str, str] = {
     "standard": "Dice Game Depot's rules: 3 dice, the head table's bell ends each round at 21, "
