@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table
-from tests.e2e.test_party_setup import create_party, link_url
+from tests.e2e.test_party_setup import create_party, link_url, settled_form
 
 pytestmark = pytest.mark.e2e
 
@@ -27,6 +27,7 @@ def create_with(page, server, name, players, preset, **options):
         page.get_by_text("Every rule, as the preset sets it").click()
         for label, value in options.items():
             page.get_by_label(label, exact=True).select_option(value)
+    settled_form(page, len(players))
     page.get_by_role("button", name="Create the party").click()
     expect(page).to_have_url(re.compile(r"/parties/\d+/host/$"))
 

@@ -42,6 +42,17 @@ def chromium(chromium):
     assert watched.refused() == []
 
 
+def settled_form(page, count, preset=None):
+    """Wait, as a host looks before tapping Create, until the form shows what was typed: the
+    plan preview counts `count` players and the rules are `preset`'s, with no redraw under way.
+    A redraw that lands between the click's press and release moves the button away from the
+    pointer (the preview grows from one line to a list of tables), and the click is lost."""
+    expect(page.locator("#plan-preview")).to_contain_text(re.compile(rf"\b{count} players"))
+    if preset:
+        expect(page.locator("#rules-options input[name=options_for]")).to_have_value(preset)
+    expect(page.locator(".htmx-request")).to_have_count(0)
+
+
 def create_party(page, server, name, players, shots=None, preset=None):
     page.goto(server.url + "/")
     page.get_by_role("link", name="Host a party").click()
@@ -49,6 +60,7 @@ def create_party(page, server, name, players, shots=None, preset=None):
     page.get_by_label("Players", exact=True).fill("\n".join(players))
     if preset:
         page.get_by_label("Rules preset").select_option(preset)
+    settled_form(page, len(players), preset)
     if shots:
         page.get_by_text("Every rule, as the preset sets it").click()
         shots(page, "create-form")
@@ -188,6 +200,7 @@ def test_mistakes_in_the_form_are_shown_and_nothing_typed_is_lost(chromium, serv
     page.get_by_label("Rules preset").select_option("short")
     page.get_by_text("Every rule, as the preset sets it").click()
     expect(page.get_by_label("Play to")).to_have_value("11")
+    settled_form(page, 4, "short")
     page.get_by_role("button", name="Create the party").click()
     expect(page.locator(".seat")).to_have_count(4)
     expect(page.locator("#rule-options dt:text-is(\"Play to\") + dd")).to_have_text("11")

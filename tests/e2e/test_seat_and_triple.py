@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table, seating_of
-from tests.e2e.test_party_setup import TWELVE, link_url
+from tests.e2e.test_party_setup import TWELVE, link_url, settled_form
 
 pytestmark = pytest.mark.e2e
 
@@ -72,6 +72,7 @@ def create(page, server, name, players, preset, **options):
     page.get_by_text("Every rule, as the preset sets it").click()
     for label, value in options.items():
         page.get_by_role("combobox", name=label, exact=True).select_option(value)
+    settled_form(page, len(players))
     page.get_by_role("button", name="Create the party").click()
     expect(page).to_have_url(re.compile(r"/parties/\d+/host/$"))
 
