@@ -5,11 +5,12 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import Max
 
-from parties import access, announce
+from parties import access
 from parties.forms import clean_player_name
 from parties.models import AccessLink, Party, Player, Round, Seat
+from parties.party_seq import party_changed
 from parties.services import PartyError, as_scoring_seating, lock_party, swap_seats
 from scoring import SeatingError, check_seating, ghost_swap
 
@@ -83,7 +84,7 @@ def player_leave(*, party: Party, player_id: int) -> Leave:
     moved, moved_from = _give_ghost_a_partner(party, round_, rules, ghost)
     if moved_from is not None and moved_from.keeps_score:
         reset.add(moved_from.table.number)  # the swap seats both chairs afresh
-    _announce(party)  # their link still opens their sheet
+    party_changed(party, "seating")  # their link still opens their sheet
     return Leave(ghost, moved, tuple(sorted(reset)))
 
 
@@ -123,11 +124,7 @@ def player_arrive(*, party: Party, name: str) -> Player:
     Seat.objects.filter(pk=seat.pk).update(player=player)
     _check(round_, rules)
     access.new_salted(AccessLink(party=party, role=AccessLink.Role.PLAYER, player=player)).save()
-    _announce(party)
+    party_changed(party, "seating")
     return player
 
 
-def _announce(party):
-    Party.objects.filter(pk=party.pk).update(seq=F("seq") + 1)
-    party.seq += 1
-    announce.on_commit_round(party, "seating")

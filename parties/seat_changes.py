@@ -7,10 +7,10 @@ and the waiting round's row after it, so it cannot interleave with that round's 
 """
 
 from django.db import transaction
-from django.db.models import F
 
-from parties import announce, services
+from parties import services
 from parties.models import Correction, Party, Round, Seat
+from parties.party_seq import party_changed
 from parties.services import PartyError, lock_party
 
 
@@ -36,12 +36,6 @@ def _waiting_round(party):
     return round_
 
 
-def _announce(party):
-    Party.objects.filter(pk=party.pk).update(seq=F("seq") + 1)
-    party.seq += 1
-    announce.on_commit_round(party, "seating")  # every phone refetches and shows it
-
-
 @transaction.atomic
 def scorekeeper_choose(*, party: Party, table_number: int, player_id: int) -> Seat:
     """`player_id` keeps score (and rolls first) at table `table_number` in the round waiting to
@@ -60,7 +54,7 @@ def scorekeeper_choose(*, party: Party, table_number: int, player_id: int) -> Se
     Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(keeps_score=False)
     Seat.objects.filter(pk=chosen.pk).update(keeps_score=True)
     chosen.keeps_score = True
-    _announce(party)
+    party_changed(party, "seating")
     return chosen
 
 
@@ -119,7 +113,7 @@ def party_reseat(*, party: Party, player_a: int, player_b: int, by: str = "host"
     correction = Correction.objects.create(
         party=party, round=round_, kind=Correction.Kind.RESEAT, made_by=by, effects=effects
     )
-    _announce(party)
+    party_changed(party, "seating")
     return correction
 
 

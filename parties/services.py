@@ -4,10 +4,10 @@ import secrets
 import string
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 
 from parties import access, announce
 from parties.models import AccessLink, BuncoSet, Party, Player, Round, Seat, Table
+from parties.party_seq import party_changed
 from scoring import Rules, SeatingError, check_seating, ghosts_needed, seat_players
 from scoring.seating import plan_for
 
@@ -146,22 +146,24 @@ def _first_round_for_seating(party):
 @transaction.atomic
 def party_reshuffle(*, party: Party) -> None:
     """Draw a new random seating for round 1."""
+    lock_party(party)
     first = _first_round_for_seating(party)
     # Those seated now: a player who left (or the ghost a late arrival replaced) stays out.
     players = [seat.player for seat in first.seats.select_related("player")]
     tables = list(party.tables.all())
     first.seats.all().delete()
     _seat_round(first, tables, _first_seating(players, party.rules))
-    _bump(party)
+    party_changed(party, "seating")  # every phone already open shows the new chairs
 
 
 @transaction.atomic
 def party_swap_players(*, party: Party, player_a: int, player_b: int) -> None:
     """Swap two players' chairs for round 1, if the seating stays playable."""
+    lock_party(party)
     first = _first_round_for_seating(party)
     missing = "Pick two different players of this party to swap."
     swap_seats(party, first, player_a, player_b, missing)
-    _bump(party)
+    party_changed(party, "seating")
 
 
 def swap_seats(party, round_, player_a, player_b, missing):
@@ -203,7 +205,9 @@ def as_scoring_seating(seats):
 
 @transaction.atomic
 def link_reissue(*, party: Party, link_id: int) -> AccessLink:
-    """Revoke a link and make its replacement, for the same role and target."""
+    """Revoke a link and make its replacement, for the same role and target. Nothing is
+    announced to the party's phones but the revoke (no page but the host's shows links, and
+    the host's answer carries the new one)."""
     # Locked so two quick taps on "New link" cannot both replace the same link.
     old = (
         AccessLink.objects.select_for_update(of=("self",))
@@ -220,7 +224,3 @@ def link_reissue(*, party: Party, link_id: int) -> AccessLink:
     )
     new.save()
     return new
-
-
-def _bump(party):
-    Party.objects.filter(pk=party.pk).update(seq=F("seq") + 1)

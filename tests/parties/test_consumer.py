@@ -160,3 +160,24 @@ async def test_a_revoke_rolled_back_closes_nothing():
     await phone.send_to(text_data="ping")
     assert await phone.receive_from() == "pong"
     await phone.disconnect()
+
+
+async def test_a_reshuffle_and_a_swap_before_round_1_reach_every_open_phone():
+    """A guest who opened their link before the host reshuffled (or swapped two players) is
+    told at once, so their page never shows the chair they no longer have."""
+    party = await sync_to_async(create_party)(Browser())
+    cookie = await sync_to_async(_phone_cookie)(party, role="player", player__name="Ann")
+    phone, connected, _ = await connect(party.id, cookie, "1")
+    assert connected
+
+    await sync_to_async(services.party_reshuffle)(party=party)
+    reshuffled = json.loads(await phone.receive_from())
+    assert reshuffled["type"] == "round" and reshuffled["what"] == "seating"
+
+    ann, bea = await sync_to_async(
+        lambda: [party.players.get(name=name).id for name in ("Ann", "Bea")]
+    )()
+    await sync_to_async(services.party_swap_players)(party=party, player_a=ann, player_b=bea)
+    swapped = json.loads(await phone.receive_from())
+    assert swapped["what"] == "seating" and swapped["seq"] > reshuffled["seq"]
+    await phone.disconnect()
