@@ -1,31 +1,13 @@
 """Forms: turn what the host typed into plain values, with a clear message for each mistake."""
 
 import dataclasses
-import re
-import unicodedata
 
 from django import forms
 
 from parties import player_csv
+from parties.player_names import NAME_MAX, clean_player_name
 from parties.services import MAX_PLAYERS, MIN_PLAYERS, party_size_problem
 from scoring import PRESET_HELP, PRESETS, Rules, RulesError
-
-NAME_MAX = 40
-GHOST_NAME = re.compile(r"^ghost\s*\d+$", re.IGNORECASE)
-
-
-def clean_player_name(raw):
-    """One player's name, tidied, or a ValidationError that says what is wrong with it."""
-    name = " ".join(raw.split())
-    if not name:
-        raise forms.ValidationError("A player's name cannot be blank.")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise forms.ValidationError(f"“{name}” contains a control character.")
-    if len(name) > NAME_MAX:
-        raise forms.ValidationError(f"“{name[:20]}…” is longer than {NAME_MAX} characters.")
-    if GHOST_NAME.match(name):
-        raise forms.ValidationError(f"“{name}” is kept for the ghosts that fill empty seats.")
-    return name
 
 
 def parse_player_names(text):

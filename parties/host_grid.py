@@ -16,7 +16,7 @@ COMPACT_FROM = 8  # more tables than this: the grid (8 tables are 32 players, a 
 SHOW = {"all": "All tables", "open": "Not done", "late": "With a late roll"}
 EMPTY = {"all": "No tables.", "open": "Every table is done.", "late": "No late roll is waiting."}
 FOUND_SHOWN = 12  # of the players a search finds, this many are listed (each cell shows all)
-FIND_MAX = 40  # a player's name is at most 40 characters (forms.NAME_MAX)
+FIND_MAX = 40  # a player's name is at most 40 characters (player_names.NAME_MAX)
 # A cell is 7 characters wide: the live card's labels ("Bell! Finish your turn") do not fit.
 SHORT_LABELS = {"waiting": "Waiting", "playing": "Rolling", "finishing": "Finishing",
                 "rolloff": "Roll-off", "done": "Done"}

@@ -8,9 +8,9 @@ from django.db import transaction
 from django.db.models import Max
 
 from parties import access
-from parties.forms import clean_player_name
 from parties.models import AccessLink, Party, Player, Round, Seat
 from parties.party_seq import party_changed
+from parties.player_names import clean_player_name
 from parties.services import PartyError, as_scoring_seating, lock_party, swap_seats
 from scoring import SeatingError, check_seating, ghost_swap
 

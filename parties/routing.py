@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from parties import urls  # noqa: F401 - registers the "id" converter
+from parties import converters  # noqa: F401 - registers the "id" converter
 from parties.consumers import PartyConsumer
 
 websocket_urlpatterns = [

@@ -1,33 +1,18 @@
 """The app's pages, namespaced as parties:<name>."""
 
-from django.urls import path, register_converter
+from django.urls import path
 
-from parties import app_manifest, correction_views, export_views, play_views, seat_views, views
+from parties import (
+    app_manifest,
+    converters,  # noqa: F401 - registers the "id" converter
+    correction_views,
+    export_views,
+    play_views,
+    seat_views,
+    views,
+)
 from parties.printables import player_cards, rules_sheet, score_sheets, tally_sheets
 from parties.tv_views import tv
-
-
-class IdConverter:
-    """A row id: 1 to 2**63 - 1, the range of the database's bigint.
-
-    Anything else is a 404 here, so no view hands the database a number it cannot hold (SQLite
-    raises OverflowError on ids from 2**63, which answered 500).
-    """
-
-    regex = "[0-9]{1,19}"
-    MAX = 2**63 - 1
-
-    def to_python(self, value):
-        number = int(value)
-        if not 1 <= number <= self.MAX:
-            raise ValueError("not a row id")  # the resolver tries the next pattern, then 404s
-        return number
-
-    def to_url(self, value):
-        return str(int(value))
-
-
-register_converter(IdConverter, "id")
 
 app_name = "parties"
 urlpatterns = [
