@@ -37,7 +37,10 @@ def table_context(*, party_id, live, number, seq):
     team_play = not table.alone  # a boxed plan mixes team tables and tables of players alone
     rolloff = table.rolloff
     sides = []
+    seat_sides = [0] * len(table.seats)  # each seat's side, for the phone's unsaved sums
     for side, seats in enumerate(table.sides):  # who plays with whom: scoring says
+        for seat in seats:
+            seat_sides[seat - 1] = side
         sides.append(
             SideView(
                 index=side,
@@ -47,10 +50,6 @@ def table_context(*, party_id, live, number, seq):
                 rolloff_score=(rolloff.scores[side] if rolloff and side in rolloff.sides else None),
             )
         )
-    seat_sides = [0] * len(table.seats)
-    for side, seats in enumerate(table.sides):
-        for seat in seats:
-            seat_sides[seat - 1] = side
     turn_seat = table.turn_seat
     turn_player = names[table.seats[turn_seat - 1]] if turn_seat else None
     roller = table.roller
@@ -72,7 +71,7 @@ def table_context(*, party_id, live, number, seq):
         "rolloff_kind": table.rules.tie_break if phase == "rolloff" else "",
         "rolloff_circuit": rolloff.circuit if rolloff else 0,
         "turn_seat": turn_seat,
-        "seat_sides": ",".join(map(str, seat_sides)),  # each seat's side, for the phone's sums
+        "seat_sides": ",".join(map(str, seat_sides)),
         "turn_name": turn_player[0] if turn_player else "",
         "turn_is_ghost": bool(turn_player and turn_player[1]),
         "roller_id": roller or "",

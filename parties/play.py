@@ -21,9 +21,6 @@ from parties.round_close import close_round
 from parties.services import PartyError, lock_party
 from scoring import InvalidRoll, NotAllowed, Progress
 from scoring import Roll as RollFact
-from scoring.party import BREAK as PROGRESS_BREAK
-from scoring.party import OVER as PROGRESS_OVER
-from scoring.party import PLAYING as PROGRESS_PLAYING
 from scoring.quick import call_needed, entry_words, quick_dice
 
 
@@ -449,14 +446,14 @@ def party_end(*, party: Party) -> None:
 
 # The party's status for each of scoring's Progress states, and back.
 _STATUS = {
-    PROGRESS_PLAYING: Party.Status.PLAYING,
-    PROGRESS_BREAK: Party.Status.BREAK,
-    PROGRESS_OVER: Party.Status.FINISHED,
+    "playing": Party.Status.PLAYING,
+    "break": Party.Status.BREAK,
+    "over": Party.Status.FINISHED,
 }
 
 
 def _progress(party) -> Progress:
     """Where the night is, as scoring's `Progress` sees it, for the host's break and end
     (which ask only whether the party plays, rests or is over; a party being set up plays)."""
-    state_ = {status: key for key, status in _STATUS.items()}.get(party.status, PROGRESS_PLAYING)
+    state_ = {status: key for key, status in _STATUS.items()}.get(party.status, "playing")
     return Progress(party.rules, state=state_)
