@@ -30,4 +30,4 @@ application = ProtocolTypeRouter(
     }
 )
 log_redaction.install()  # link tokens out of daphne's access log: always on, not tuning
-get_resolver().reverse_dict  # noqa: B018 - built now, not by the first redirect (~15 ms)
+get_resolver().reverse_dict  # noqa: B018 - built now, not by the first redirect (it is slow)

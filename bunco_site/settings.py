@@ -122,15 +122,16 @@ if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI, Django's persistent connections pile up one per thread; a pool keeps a
-        # few warm connections for every request (a new connection costs ~7 ms a write).
+        # few warm connections for every request (a new connection per write costs more than
+        # the write: docs/performance.md, "Figures behind the code's choices").
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
             "timeout": 10,
         }
         # Parameters bound by the server and statements prepared on their second use: the
-        # tap's statements cost PostgreSQL ~40% less CPU (bench/tap_cpu.py), and a pooled
-        # connection keeps them prepared.
+        # tap's statements cost PostgreSQL much less CPU (bench/tap_cpu.py; the figure is in
+        # docs/performance.md), and a pooled connection keeps them prepared.
         DATABASES["default"]["OPTIONS"].update(server_side_binding=True, prepare_threshold=2)
 else:
     DATABASES = {

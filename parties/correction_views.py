@@ -183,7 +183,7 @@ def played_rounds(party):
     )
 
 
-def party_rolls(party, rounds):
+def party_rolls(rounds):
     """The live rolls of `rounds`, newest round first, per table in the order rolled: what
     the host can void or correct."""
     rolls = (
@@ -258,7 +258,7 @@ def host_context(party):
     rolls made it megabytes and a second to render), late taps, and the audit list."""
     rounds = played_rounds(party)
     return {
-        "party_rolls": party_rolls(party, rounds[:1]),
+        "party_rolls": party_rolls(rounds[:1]),
         "earlier_rounds": [
             RoundLink(r.id, f"Set {r.bunco_set.number}, round {r.number}", r.get_status_display())
             for r in rounds[1:]
@@ -279,7 +279,7 @@ def round_rolls(request, party_id, round_id):
     return render(
         request,
         "parties/round_rolls.html",
-        {"party": party, "party_rolls": party_rolls(party, rounds), "round": rounds[0]},
+        {"party": party, "party_rolls": party_rolls(rounds), "round": rounds[0]},
     )
 
 

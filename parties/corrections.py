@@ -135,7 +135,7 @@ def roll_correct(
     copies = {}
     for old in later:
         fresh = {**columns, "called": called} if old.id == roll.id else {}
-        copies[old.id] = _enter_again(old, correction, by if fresh else old.entered_by, fresh)
+        copies[old.id] = _enter_again(old, by if fresh else old.entered_by, fresh)
     bell = RoundBell.objects.filter(round=round_, after_roll_id__gte=roll.id).first()
     if bell is not None:  # the bell stays after the same roll
         last_before = max(old_id for old_id in copies if old_id <= bell.after_roll_id)
@@ -191,10 +191,9 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
         before_bell=before_bell,
         tap_id=late.tap_id,  # a resent late tap is then the roll already saved
         entered_by=late.entered_by,
-        made_by_correction=correction,
         **columns,
     )
-    dropped = _play_on(party, round_, number, played_on, correction) if played_on else []
+    dropped = _play_on(party, round_, number, played_on) if played_on else []
     _settle(party, round_, before, correction, [number], f"add that roll to table {number}")
     if dropped:
         _finish(correction, [
@@ -209,7 +208,7 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     return correction
 
 
-def _play_on(party, round_, number, played_on, correction):
+def _play_on(party, round_, number, played_on):
     """Enter the table's after-the-bell rolls again behind a late roll, for as long as the rules
     still take them (with the late roll in, the table may have been done sooner, and a roll-off
     may no longer have been needed); the rest stay voided. Returns those, in words."""
@@ -227,7 +226,7 @@ def _play_on(party, round_, number, played_on, correction):
             except (InvalidRoll, NotAllowed):
                 pass
             else:
-                _enter_again(old, correction, old.entered_by, {})
+                _enter_again(old, old.entered_by, {})
                 continue
         dropped.append(entry_words(old.outcome, old.face, old.dice))
     return dropped
@@ -354,7 +353,7 @@ def _pending(party, late_tap_id):
     return late
 
 
-def _enter_again(old, correction, entered_by, fresh):
+def _enter_again(old, entered_by, fresh):
     """A live roll entered again, after the correction, with `fresh` columns if given."""
     row = Roll.objects.create(
         round_id=old.round_id,
@@ -364,7 +363,6 @@ def _enter_again(old, correction, entered_by, fresh):
         before_bell=old.before_bell,
         tap_id=uuid.uuid4(),
         entered_by=entered_by,
-        made_by_correction=correction,
         **{**_columns_of(old), "called": old.called, **fresh},
     )
     Roll.objects.filter(pk=row.pk).update(created_at=old.created_at)  # when it was rolled

@@ -120,7 +120,7 @@ def _cell(context, late, found):
 
 def _waiting_cell(table, late, found):
     if table.team_play:
-        sides = [[s.name for s in table.seats if s.position % 2 == side] for side in (1, 0)]
+        sides = [[s.name for s in table.seats if s.team == team] for team in "ab"]
     else:
         sides = [[s.name] for s in table.seats]
     return GridCell(

@@ -35,15 +35,16 @@ def table_context(*, party_id, live, number, seq):
     table = live.table(number)
     extras = live.extras[number - 1]
     team_play = not table.alone  # a boxed plan mixes team tables and tables of players alone
-    side_count = len(table.points)
     rolloff = table.rolloff
     sides = []
-    for side in range(side_count):
-        seat_indexes = (side, side + 2) if team_play else (side,)
+    seat_sides = [0] * len(table.seats)  # each seat's side, for the phone's unsaved sums
+    for side, seats in enumerate(table.sides):  # who plays with whom: scoring says
+        for seat in seats:
+            seat_sides[seat - 1] = side
         sides.append(
             SideView(
                 index=side,
-                names=tuple(names[table.seats[i]][0] for i in seat_indexes),
+                names=tuple(names[table.seats[seat - 1]][0] for seat in seats),
                 points=table.points[side],
                 won=table.winner == side,
                 rolloff_score=(rolloff.scores[side] if rolloff and side in rolloff.sides else None),
@@ -61,7 +62,7 @@ def table_context(*, party_id, live, number, seq):
         "number": number,
         "is_head": number == 1,
         "target": table.target,
-        "dice_count": table.rules.dice,
+        "dice_needed": table.dice_needed or "",
         "team_play": team_play,
         "sides": sides,
         "phase": phase,
@@ -70,6 +71,7 @@ def table_context(*, party_id, live, number, seq):
         "rolloff_kind": table.rules.tie_break if phase == "rolloff" else "",
         "rolloff_circuit": rolloff.circuit if rolloff else 0,
         "turn_seat": turn_seat,
+        "seat_sides": ",".join(map(str, seat_sides)),
         "turn_name": turn_player[0] if turn_player else "",
         "turn_is_ghost": bool(turn_player and turn_player[1]),
         "roller_id": roller or "",

@@ -94,10 +94,6 @@ class Table(models.Model):
     def __str__(self):
         return f"Table {self.number}"
 
-    @property
-    def is_head(self):
-        return self.number == 1
-
 
 class Round(models.Model):
     class Status(models.TextChoices):
@@ -222,9 +218,6 @@ class Roll(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     voided_by = models.ForeignKey(
         Correction, null=True, blank=True, on_delete=models.PROTECT, related_name="voided_rolls"
-    )
-    made_by_correction = models.ForeignKey(
-        Correction, null=True, blank=True, on_delete=models.PROTECT, related_name="new_rolls"
     )
 
     class Meta:

@@ -19,7 +19,7 @@ from parties import access, announce, fuzzy_die, late_taps, state, tap_sql
 from parties.models import Party, Roll, Round, RoundBell
 from parties.round_close import close_round
 from parties.services import PartyError, lock_party
-from scoring import InvalidRoll, NotAllowed
+from scoring import InvalidRoll, NotAllowed, Progress
 from scoring import Roll as RollFact
 from scoring.quick import call_needed, entry_words, quick_dice
 
@@ -421,10 +421,12 @@ def party_resume(*, party: Party) -> None:
             party=party, status=Round.Status.PLAYING, ends_at__isnull=False
         ).update(ends_at=F("ends_at") + paused_for)
         Party.objects.filter(pk=party.pk).update(paused_at=None)
-    elif party.status == Party.Status.BREAK:
-        Party.objects.filter(pk=party.pk).update(status=Party.Status.PLAYING)
     else:
-        raise PartyError("The party is neither paused nor on a break.")
+        try:
+            resumed = _progress(party).resume()
+        except NotAllowed as error:
+            raise PartyError("The party is neither paused nor on a break.") from error
+        Party.objects.filter(pk=party.pk).update(status=_STATUS[resumed.state])
     _bump_party(party)
     announce.on_commit_round(party, "resumed")
 
@@ -433,8 +435,25 @@ def party_resume(*, party: Party) -> None:
 def party_end(*, party: Party) -> None:
     """End the night early. A round in play marks no sheet, but its rolls are kept."""
     lock_party(party)
-    if party.status == Party.Status.FINISHED:
-        raise PartyError("The party is already over.")
-    Party.objects.filter(pk=party.pk).update(status=Party.Status.FINISHED, paused_at=None)
+    try:
+        ended = _progress(party).end_early()
+    except NotAllowed as error:
+        raise PartyError("The party is already over.") from error
+    Party.objects.filter(pk=party.pk).update(status=_STATUS[ended.state], paused_at=None)
     _bump_party(party)
     announce.on_commit_round(party, "ended")
+
+
+# The party's status for each of scoring's Progress states, and back.
+_STATUS = {
+    "playing": Party.Status.PLAYING,
+    "break": Party.Status.BREAK,
+    "over": Party.Status.FINISHED,
+}
+
+
+def _progress(party) -> Progress:
+    """Where the night is, as scoring's `Progress` sees it, for the host's break and end
+    (which ask only whether the party plays, rests or is over; a party being set up plays)."""
+    state_ = {status: key for key, status in _STATUS.items()}.get(party.status, "playing")
+    return Progress(party.rules, state=state_)

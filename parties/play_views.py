@@ -63,7 +63,7 @@ def roll_undo(request, party_id, number):
     return _answer(request, back, {"status": "undone", "version": version})
 
 
-def _page_for(request, party, grant):
+def _page_for(party, grant):
     if grant.host:
         return reverse("parties:host", args=[party.id])
     if grant.table_numbers:
@@ -74,7 +74,7 @@ def _page_for(request, party, grant):
 def _party_action(request, party, grant, action, done_message):
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts=None) or not back.startswith("/"):
-        back = _page_for(request, party, grant)  # only a path on this site, never "//elsewhere"
+        back = _page_for(party, grant)  # only a path on this site, never "//elsewhere"
     try:
         result = action()
     except PartyError as error:

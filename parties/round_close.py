@@ -9,7 +9,7 @@ from django.db.models import F, Q
 
 from parties import announce, close_push
 from parties.models import BuncoSet, Party, Player, Round, ScoreSheetLine, Seat, Table
-from scoring import Progress, next_seating
+from scoring import Progress, next_seating, round_sheets
 
 
 def _bump_party(party):
@@ -68,12 +68,10 @@ def close_round(party, round_, live, rules, now):
 
 
 def sheet_lines(round_, live, players, tables):
-    """The round's score-sheet lines as the replayed tables have them (a ghost gets none)."""
+    """The round's score-sheet lines as scoring marks the replayed tables (a ghost gets none)."""
     lines = []
     for number, table in enumerate(live.state.tables, start=1):
-        won = set(table.winners)
-        points, buncos, minis = table.personal_points, table.buncos, table.mini_buncos
-        for player_id in table.seats:
+        for player_id, sheet in round_sheets(table).items():
             if players[player_id].is_ghost:
                 continue
             lines.append(
@@ -81,10 +79,10 @@ def sheet_lines(round_, live, players, tables):
                     player=players[player_id],
                     round=round_,
                     table=tables[number],
-                    won=player_id in won,
-                    points=points.get(player_id, 0),
-                    buncos=buncos.get(player_id, 0),
-                    mini_buncos=minis.get(player_id, 0),
+                    won=sheet.wins == 1,
+                    points=sheet.points,
+                    buncos=sheet.buncos,
+                    mini_buncos=sheet.mini_buncos,
                 )
             )
     return lines

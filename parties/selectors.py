@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from parties import access
 from parties.models import AccessLink, Party, PrizeRollOff, Round, ScoreSheetLine, Seat
+from scoring import partner_seat, settle_prize, side_seats
 from scoring.seating import table_plays_alone
 
 
@@ -25,6 +26,7 @@ class SeatView:
     is_ghost: bool
     partner: str  # "" at a table of players alone, which has no partners
     keeps_score: bool = False  # chosen as the table's scorekeeper this round
+    team: str = ""  # "a" (seats 1+3) or "b" (2+4) at a team table, "" at a table alone
 
 
 @dataclass(frozen=True)
@@ -77,37 +79,39 @@ def table_views(seats, rules, tables_in_round=None) -> list[TableView]:
         tables.setdefault(seat.table.number, []).append(seat)
     # Team tables and tables of players alone can mix in one party (the boxed set's plans).
     in_round = tables_in_round or len(tables)
-    views = []
-    for number, table_seats in tables.items():
-        team_play = not table_plays_alone(rules, in_round, len(table_seats))
-        by_position = {s.position: s for s in table_seats}
-        views.append(
-            TableView(
-                number,
-                [
-                    SeatView(
-                        s.position,
-                        s.player_id,
-                        s.player.name,
-                        s.player.is_ghost,
-                        _partner_name(by_position, s.position, len(table_seats))
-                        if team_play
-                        else "",
-                        s.keeps_score,
-                    )
-                    for s in table_seats
-                ],
-                team_play,
-            )
+    return [
+        _table_view(number, table_seats, table_plays_alone(rules, in_round, len(table_seats)))
+        for number, table_seats in tables.items()
+    ]
+
+
+def _table_view(number, seats, alone) -> TableView:
+    """Who partners whom and which team each seat is on, as scoring's `side_seats` says: at a
+    table alone nobody has a partner and nobody is on a team."""
+    by_position = {s.position: s for s in seats}
+    team_of = {} if alone else {
+        position: "ab"[side]
+        for side, positions in enumerate(side_seats(len(seats), alone))
+        for position in positions
+    }
+
+    def partner_name(position):
+        partner = by_position.get(partner_seat(position, alone))
+        return partner.player.name if partner else ""
+
+    views = [
+        SeatView(
+            s.position,
+            s.player_id,
+            s.player.name,
+            s.player.is_ghost,
+            partner_name(s.position),
+            s.keeps_score,
+            team_of.get(s.position, ""),
         )
-    return views
-
-
-def _partner_name(by_position, position, table_size):
-    if table_size < 4:
-        return ""
-    partner = by_position.get((position + 1) % 4 + 1)
-    return partner.player.name if partner else ""
+        for s in seats
+    ]
+    return TableView(number, views, team_play=not alone)
 
 
 def seat_of(round_: Round, player_id: int):
@@ -245,19 +249,26 @@ def live_tables(party, round_, numbers=None):
 
 
 def fuzzy_die_holder(party):
-    """Who holds the traveling die now: this round's taker, else the holder stored on the round
-    in play (the starting holder, docs/rules.md section 8), else the last closed round's."""
+    """Who holds the traveling die now: in a round in play, who will hold it when the round
+    closes as it stands (the close's own `fuzzy_holder`, the one place the die is carried
+    over: this round's taker, else who held it as the round began); else the holder the last
+    closed round stored."""
     from parties.models import Player
+    from parties.round_close import fuzzy_holder
 
     round_ = current_round(party)
     state_ = live_round(party, round_)
-    if state_ is not None and state_.state.fuzzy_die:
-        return Player.objects.filter(pk=int(state_.state.fuzzy_die)).first()
-    if state_ is not None and round_.fuzzy_die_id:
-        return Player.objects.filter(pk=round_.fuzzy_die_id).first()
-    closed = Round.objects.filter(party=party, status=Round.Status.CLOSED, fuzzy_die__isnull=False)
-    last = closed.order_by("-closed_at").select_related("fuzzy_die").first()
-    return last.fuzzy_die if last else None
+    if state_ is not None:
+        holder_id = fuzzy_holder(party, round_, state_)
+    else:
+        closed = Round.objects.filter(party=party, status=Round.Status.CLOSED)
+        holder_id = (
+            closed.filter(fuzzy_die__isnull=False)
+            .order_by("-closed_at")
+            .values_list("fuzzy_die_id", flat=True)
+            .first()
+        )
+    return Player.objects.filter(pk=holder_id).first() if holder_id else None
 
 
 @dataclass(frozen=True)
@@ -402,21 +413,13 @@ class PrizeRow:
 
 
 def settled_prize(category, winners, rolloffs):
-    """The winners once the roll-off totals entered so far are applied, and the next circuit."""
-    from scoring import settle_tie
-
-    circuit = 1
-    while len(winners) > 1:
-        totals = {
-            str(r.player_id): r.total
-            for r in rolloffs
-            if r.category == category and r.circuit == circuit
-        }
-        if set(totals) != set(winners):
-            return tuple(winners), circuit
-        winners = settle_tie(totals)
-        circuit += 1
-    return tuple(winners), None
+    """The winners once the roll-off totals entered so far are applied, and the next circuit
+    (scoring's `settle_prize`, from this category's `PrizeRollOff` rows)."""
+    circuits = {}
+    for r in rolloffs:
+        if r.category == category:
+            circuits.setdefault(r.circuit, {})[str(r.player_id)] = r.total
+    return settle_prize(winners, circuits)
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 
 Channels' SessionMiddleware checks, on every message a socket sends, whether the session has
 changed and must be saved. A phone's socket never changes it: it reads the links the session
-holds once, when it connects. Those checks ran for every push to every phone (~3% of the
-interpreter's time in bench/ S2); here the socket gets the session and nothing more.
+holds once, when it connects. Those checks ran for every push to every phone (a measurable
+share of the interpreter's time in bench/ S2, docs/performance.md); here the socket gets the
+session and nothing more.
 """
 
 from importlib import import_module

@@ -32,10 +32,13 @@ A table's round (scoring.table): a pure fold over facts
                                     the table as it stood at the bell (`unbelled`, while no
                                     roll was made since; `at_bell` keeps it for good).
     replay(seats, rules, target, facts, *, head, ghosts, first_seat, alone) -> TableRound
-    Questions: turn_seat, roller (a ghost's partner on its turn), points (per side),
+    Questions: turn_seat, roller (a ghost's partner on its turn), points (per side), sides
+    (each side's seats), dice_needed (3 in a dice-total roll-off, None once done),
     personal_points / buncos / mini_buncos (player -> n, ghosts left out), rang_bell,
     finishing, rolloff_needed, rolloff (RollOff), done, winner (side), winners, losers,
     rolls, last (Outcome: seat, roller, score, rang_bell, turn_passed, rolloff_total).
+    side_seats(size, alone) -> ((seat, ...), ...)   who plays with whom, each side's seats.
+    partner_seat(seat, alone) -> seat | None        across the table; None at a table alone.
 
 A round across tables (scoring.round)
     Round.start(seating, rules, target, *, ghosts=frozenset(), first_seats=None)
@@ -57,16 +60,19 @@ Seating (scoring.seating)
 
 The party (scoring.party) and prizes (scoring.prizes)
     Progress(rules): bunco_set, round, target, state ("playing" | "break" | "over");
-        round_over(), resume(), end_early() -> Progress.   schedule(rules) -> [(set, round, target)]
+        round_over(), resume(), end_early() -> Progress (NotAllowed when the party cannot).
+    schedule(rules) -> [(set, round, target)]
     ScoreSheet(marks, buncos, mini_buncos, points) with wins, losses;
+        round_sheets(done_table) -> dict[player, ScoreSheet]   that table's round alone;
         record_round(sheets, done_table) -> dict[player, ScoreSheet]
     award_prizes(sheets, rules, *, ghosts, last_bunco, fuzzy_die, categories=None)
         -> {category: tuple of winners}; several winners = a tie to roll off.
     settle_tie(totals) -> the players with the highest roll-off total.
+    settle_prize(tied, {circuit: totals}) -> (winners, next circuit or None)   every circuit.
 """
 
-from scoring.party import Progress, ScoreSheet, record_round, schedule
-from scoring.prizes import award_prizes, settle_tie
+from scoring.party import Progress, ScoreSheet, record_round, round_sheets, schedule
+from scoring.prizes import award_prizes, settle_prize, settle_tie
 from scoring.roll import InvalidRoll, RollScore, score_roll
 from scoring.round import Round, replay_round
 from scoring.rules import PRESET_HELP, PRESETS, PRIZE_CATEGORIES, Rules, RulesError
@@ -79,7 +85,17 @@ from scoring.seating import (
     seat_players,
     tables_needed,
 )
-from scoring.table import Bell, NotAllowed, Outcome, Roll, RollOff, TableRound, replay
+from scoring.table import (
+    Bell,
+    NotAllowed,
+    Outcome,
+    Roll,
+    RollOff,
+    TableRound,
+    partner_seat,
+    replay,
+    side_seats,
+)
 
 __all__ = [
     "PRESETS",
@@ -105,11 +121,15 @@ __all__ = [
     "ghost_swap",
     "ghosts_needed",
     "tables_needed",
+    "partner_seat",
     "record_round",
+    "round_sheets",
     "replay",
     "replay_round",
     "schedule",
     "score_roll",
     "seat_players",
+    "settle_prize",
     "settle_tie",
+    "side_seats",
 ]

@@ -50,7 +50,9 @@ class Progress:
         return replace(self, state=PLAYING)
 
     def end_early(self) -> Progress:
-        """The host ends the party before its last round."""
+        """The host ends the party before its last round (during a break too)."""
+        if self.state == OVER:
+            raise NotAllowed("the party is already over")
         return replace(self, state=OVER)
 
 
@@ -96,19 +98,33 @@ def fuzzy_die_starts_now(rules: Rules, bunco_set: int, round_number: int) -> boo
     )
 
 
-def record_round(sheets: Mapping[str, ScoreSheet], table: TableRound) -> dict[str, ScoreSheet]:
-    """The sheets after a finished table: W or L for everyone seated (ghosts too, so they move
-    like anyone; ghosts win no prizes), plus each roller's tallies and points."""
+def round_sheets(table: TableRound) -> dict[str, ScoreSheet]:
+    """What a finished table writes on each seated player's sheet for its round: a W or an L
+    (ghosts too, so they move like anyone; ghosts win no prizes), and the roller's own
+    tallies and personal points (a ghost's rolls are its partner's, section 6)."""
     if not table.done:
         raise NotAllowed("a table's round is marked on the sheets only once it is done")
-    result = dict(sheets)
     won = set(table.winners)
-    for seat, player in enumerate(table.seats):
+    return {
+        player: ScoreSheet(
+            marks=("W" if player in won else "L",),
+            buncos=table.seat_buncos[seat],
+            mini_buncos=table.seat_mini_buncos[seat],
+            points=table.seat_points[seat],
+        )
+        for seat, player in enumerate(table.seats)
+    }
+
+
+def record_round(sheets: Mapping[str, ScoreSheet], table: TableRound) -> dict[str, ScoreSheet]:
+    """The sheets after a finished table: each seated player's sheet plus `round_sheets`."""
+    result = dict(sheets)
+    for player, line in round_sheets(table).items():
         sheet = result.get(player, ScoreSheet())
         result[player] = ScoreSheet(
-            marks=sheet.marks + ("W" if player in won else "L",),
-            buncos=sheet.buncos + table.seat_buncos[seat],
-            mini_buncos=sheet.mini_buncos + table.seat_mini_buncos[seat],
-            points=sheet.points + table.seat_points[seat],
+            marks=sheet.marks + line.marks,
+            buncos=sheet.buncos + line.buncos,
+            mini_buncos=sheet.mini_buncos + line.mini_buncos,
+            points=sheet.points + line.points,
         )
     return result

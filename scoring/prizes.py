@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from scoring.party import ScoreSheet, standing
 from scoring.rules import Rules
@@ -66,3 +66,20 @@ def settle_tie(totals: Mapping[str, int]) -> tuple[str, ...]:
         return ()
     best = max(totals.values())
     return tuple(sorted(p for p, t in totals.items() if t == best))
+
+
+def settle_prize(
+    tied: Sequence[str], circuits: Mapping[int, Mapping[str, int]]
+) -> tuple[tuple[str, ...], int | None]:
+    """A prize's winners once its roll-off circuits so far are applied, and the circuit to
+    roll next (None once one winner is left, or none was tied). `circuits` maps circuit 1, 2...
+    to each player's three-dice total; a circuit counts only once every player still tied has
+    a total in it, and only they (section 9: those still level throw again)."""
+    winners, circuit = tuple(tied), 1
+    while len(winners) > 1:
+        totals = circuits.get(circuit, {})
+        if set(totals) != set(winners):
+            return winners, circuit
+        winners = settle_tie(totals)
+        circuit += 1
+    return winners, None

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from scoring import small_groups
 from scoring.rules import Rules
+from scoring.table import ghost_partners
 
 
 class SeatingError(ValueError):
@@ -185,11 +186,10 @@ def check_seating(
             continue
         if len(table) != 4:
             raise SeatingError(f"table {number} seats {len(table)} players, not 4")
-        for a, b in ((0, 2), (1, 3)):
-            if table[a] in ghosts and table[b] in ghosts:
-                raise SeatingError(
-                    f"two ghosts are partners at table {number}; a ghost needs a real partner"
-                )
+        if ghost_partners(tuple(table), ghosts) is not None:
+            raise SeatingError(
+                f"two ghosts are partners at table {number}; a ghost needs a real partner"
+            )
 
 
 def _check_boxed(seating: Sequence[Sequence[str]], rules: Rules, ghosts: frozenset[str]) -> None:

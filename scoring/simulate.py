@@ -68,7 +68,7 @@ def simulate(players: int, preset: str, sets: int | None, seed: int) -> dict:
                     dice = tuple(int(rand() * 6) + 1 for _ in range(count))
                 state = state.roll(number, Roll(dice))
             tick += 1
-        rounds.append(_round_entry(progress, state, rules))
+        rounds.append(_round_entry(progress, state))
         for table in state.tables:
             sheets = record_round(sheets, table)
         last_bunco = state.last_bunco or last_bunco
@@ -92,7 +92,7 @@ def simulate(players: int, preset: str, sets: int | None, seed: int) -> dict:
     }
 
 
-def _round_entry(progress: Progress, state: Round, rules: Rules) -> dict:
+def _round_entry(progress: Progress, state: Round) -> dict:
     return {
         "set": progress.bunco_set,
         "round": progress.round,

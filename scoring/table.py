@@ -10,6 +10,7 @@ from scoring.roll import InvalidRoll, RollScore, _score, check_dice, check_targe
 from scoring.rules import Rules
 
 PLAYING, FINISHING, ROLLOFF, DONE = "playing", "finishing", "rolloff", "done"
+ROLLOFF_DICE = 3  # the house roll-off's dice, and a prize roll-off's (sections 3 and 9)
 
 
 class NotAllowed(ValueError):
@@ -160,6 +161,17 @@ class TableRound(NamedTuple):
         return self.turn + 1
 
     @property
+    def dice_needed(self) -> int | None:
+        """How many dice the next roll throws: the game's, but always three in the house
+        roll-off (`rolloff_dice_total`, docs/rules.md section 3), even in a four-dice game;
+        None once the table is done."""
+        if self.phase == DONE:
+            return None
+        if self.phase == ROLLOFF and self.rules.tie_break == "rolloff_dice_total":
+            return ROLLOFF_DICE
+        return self.rules.dice
+
+    @property
     def roller(self) -> str | None:
         """Who throws the dice now: the seated player, or a ghost's partner on the ghost's turn."""
         seat = self.turn_seat
@@ -177,6 +189,11 @@ class TableRound(NamedTuple):
         if self.winner is None:
             return ()
         return tuple(p for i, p in enumerate(self.seats) if self._side(i) != self.winner)
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Each side's 1-based seats, in the order of `points` (side_seats)."""
+        return side_seats(len(self.seats), self.alone)
 
     @property
     def personal_points(self) -> dict[str, int]:
@@ -198,11 +215,7 @@ class TableRound(NamedTuple):
             raise NotAllowed(f"a table takes a Roll or a Bell, not {fact!r}")
         if self.phase == DONE:
             raise NotAllowed("this table's round is over; no more rolls")
-        if self.phase == ROLLOFF and self.rules.tie_break == "rolloff_dice_total":
-            # The house roll-off always throws three dice, even where the game uses four.
-            check_dice(fact.dice, 3)
-        else:
-            check_dice(fact.dice, self.rules.dice)
+        check_dice(fact.dice, self.dice_needed)
         if type(fact.called) is not bool:
             raise InvalidRoll(f"called is yes or no, not {fact.called!r}")
 
@@ -248,6 +261,7 @@ class TableRound(NamedTuple):
         rules = self.rules
         score = _score(fact.dice, self.target, rules, fact.called)
         seat = self.turn
+        # _roller_seat and _side inlined: partner_seat and side_seats say the same.
         roller = (seat + 2) % 4 if self.ghosts and self.seats[seat] in self.ghosts else seat
         turn_over = not score.keeps_turn
         points, seat_points = self.points, self.seat_points
@@ -388,8 +402,8 @@ class TableRound(NamedTuple):
 
     def _roller_seat(self, seat: int) -> int:
         # On a ghost's turn its partner, across the table, throws the dice (docs/rules.md,
-        # section 6).
-        return (seat + 2) % 4 if self.seats[seat] in self.ghosts else seat
+        # section 6). A table alone has no ghosts.
+        return partner_seat(seat + 1, False) - 1 if self.seats[seat] in self.ghosts else seat
 
     def _tally(self, seat: int, score: RollScore, *, personal: bool) -> dict:
         changes = {}
@@ -411,6 +425,34 @@ def _bump(values: tuple[int, ...], index: int, by: int) -> tuple[int, ...]:
     return values[:index] + (values[index] + by,) + values[index + 1 :]
 
 
+# The two teams of a team table, by 0-based seat: partners sit across from each other.
+TEAMS = ((0, 2), (1, 3))
+
+
+def side_seats(size: int, alone: bool) -> tuple[tuple[int, ...], ...]:
+    """Each side's 1-based seats, side 0 first: at a team table the two teams, seats 1+3 and
+    2+4; at a table of players alone (`alone`) every seat is a side of its own. The one answer
+    to "who plays with whom" for every page (docs/rules.md sections 6 and 6a)."""
+    if alone:
+        return tuple((seat,) for seat in range(1, size + 1))
+    return tuple((a + 1, b + 1) for a, b in TEAMS)
+
+
+def partner_seat(seat: int, alone: bool) -> int | None:
+    """The 1-based seat of `seat`'s partner, across the table; None at a table alone, where
+    nobody has a partner."""
+    return None if alone else (seat + 1) % 4 + 1
+
+
+def ghost_partners(seats: tuple[str, ...], ghosts: frozenset[str]) -> tuple[int, int] | None:
+    """The first two 1-based seats of a team table where two ghosts would be partners, or None:
+    a ghost needs a real partner to throw for it (docs/rules.md section 6)."""
+    for a, b in TEAMS:
+        if seats[a] in ghosts and seats[b] in ghosts:
+            return a + 1, b + 1
+    return None
+
+
 def _check_seats(seats: tuple[str, ...], rules: Rules, ghosts: frozenset[str], alone: bool) -> None:
     if not all(isinstance(p, str) and p for p in seats):
         raise NotAllowed(f"seats hold player ids (non-empty strings), not {list(seats)}")
@@ -428,16 +470,16 @@ def _check_seats(seats: tuple[str, ...], rules: Rules, ghosts: frozenset[str], a
         return
     if len(seats) != 4:
         raise NotAllowed(f"a table seats 4 (two teams of 2), not {len(seats)}")
-    for a, b in ((0, 2), (1, 3)):
-        if seats[a] in ghosts and seats[b] in ghosts:
-            raise NotAllowed(f"two ghosts cannot be partners (seats {a + 1} and {b + 1})")
+    pair = ghost_partners(seats, ghosts)
+    if pair is not None:
+        raise NotAllowed(f"two ghosts cannot be partners (seats {pair[0]} and {pair[1]})")
 
 
 def scorekeeper_seat(seats, ghosts: frozenset[str], chosen: int = 1) -> int:
     """The 1-based seat that keeps score and rolls first: the chosen seat (1 by default), or,
     where a ghost sits there, its partner's seat, since a ghost cannot keep score."""
     if seats[chosen - 1] in ghosts:
-        return (chosen + 1) % 4 + 1
+        return partner_seat(chosen, alone=False)
     return chosen
 
 

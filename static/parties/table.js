@@ -115,21 +115,20 @@
     const target = Number(entry().dataset.target);
     return (table.hits || [])[dice.filter((d) => d === target).length];
   }
-  // The side that scores this roll: the turn's side now, moved on by every queued roll
-  // before it that passes the dice.
+  // The side that scores this roll: the side of the turn's seat now (each seat's side as the
+  // table gives it), the seat moved on by every queued roll before it that passes the dice.
   function sideFor(fields) {
     const table = tableEl();
-    if (!table) return null;
-    const sides = table.querySelectorAll(".side").length;
-    const seat = Number(table.dataset.turnSeat);
-    if (!sides || !seat) return null;
-    let side = (seat - 1) % sides;
+    if (!table || !table.dataset.seatSides) return null;
+    const seatSides = table.dataset.seatSides.split(",").map(Number);
+    let seat = Number(table.dataset.turnSeat);
+    if (!seat) return null;
     for (const i of load()) {
       if (i.kind === "roll" && UNSAVED.has(i.state) && i.fields.round === fields.round && i.worth && !i.worth[1]) {
-        side = (side + 1) % sides;
+        seat = seat % seatSides.length + 1;
       }
     }
-    return side;
+    return seatSides[seat - 1];
   }
 
   // --- The outbox --------------------------------------------------------------------
@@ -396,9 +395,10 @@
   // --- Entering a roll ---------------------------------------------------------------
 
   function diceNeeded() {
+    // The table says how many dice its next roll throws (the rules' count, or three in a
+    // dice-total roll-off); the entry's count while the table shows none.
     const table = tableEl();
-    if (table && table.dataset.phase === "rolloff" && table.dataset.rolloff === "rolloff_dice_total") return 3;
-    return Number(entry().dataset.dice);
+    return Number((table && table.dataset.dice) || entry().dataset.dice);
   }
   function showFaces() {
     const slots = document.querySelector(".slots");

@@ -99,7 +99,7 @@ def test_a_tap_inside_its_transaction_when_daphne_dies_is_saved_once_by_its_retr
         sender.start()
         wait_until(lambda: pg.value(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-            "AND datname = current_database()"), 15, "the tap to wait on the round's lock")
+            "AND datname = current_database()"), 15, "the tap to wait on the party's lock")
         server.kill()
     finally:
         lock.rollback()

@@ -234,9 +234,10 @@ def test_a_quick_outcome_correction_is_shown_as_entered(party):
         party=party, roll_id=roll_at(closed, 2, (1, 1, 4)).id, by="host", outcome="one"
     )
     fixed = Roll.objects.get(round=closed, outcome="one", voided_by__isnull=True)
-    assert fixed.dice == () and fixed.made_by_correction.kind == "correct"
+    correction = Correction.objects.get()
+    assert fixed.dice == () and correction.kind == "correct"
     assert loaded(party, closed).table(2).points == (2, 1)
-    assert fixed.entered_by == "host" and "1 1 4 → 1 point" in fixed.made_by_correction.note
+    assert fixed.entered_by == "host" and "1 1 4 → 1 point" in correction.note
 
 
 def test_a_void_in_a_closed_round_after_the_next_started_keeps_its_seats(party):
@@ -405,8 +406,8 @@ def test_a_late_tap_applied_counts_before_the_bell_and_flips_its_table():
     correction = corrections.late_tap_apply(party=party, late_tap_id=late.id, by="host")
     late.refresh_from_db()
     assert late.status == "applied" and late.resolved_by == correction
-    added = Roll.objects.get(made_by_correction=correction)
-    assert (added.outcome, added.before_bell, added.tap_id) == ("two", True, late.tap_id)
+    added = Roll.objects.get(tap_id=late.tap_id)  # the late tap's own roll, entered now
+    assert (added.outcome, added.before_bell, added.round_id) == ("two", True, closed.id)
     assert won(closed, 3) == (False, True)  # 2 to 1 for the seat 2 and 4 team now
     assert correction.kind == "late_tap" and "now win" in correction.effects
 
@@ -418,7 +419,7 @@ def test_a_late_tap_the_rules_refuse_stays_pending_and_changes_nothing(party):
         corrections.late_tap_apply(party=party, late_tap_id=late.id, by="host")
     late.refresh_from_db()
     assert late.status == "pending" and not Correction.objects.exists()
-    assert not Roll.objects.filter(made_by_correction__isnull=False).exists()
+    assert not Roll.objects.filter(tap_id=late.tap_id).exists()
 
 
 def test_a_late_tap_is_dismissed_once_with_who_and_when(party):

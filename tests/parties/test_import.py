@@ -186,6 +186,20 @@ def test_a_file_from_before_a_field_was_added_takes_its_default(night):
     assert copy.paused_at is None and copy.name == night.name
 
 
+def test_a_file_from_before_a_field_was_removed_imports_without_it(night):
+    """Files exported before rolls lost `made_by_correction` (it linked a roll to the
+    correction that entered it, and nothing read it) still import, the same party."""
+    document = exports.party_document(night)
+    table = document["models"]["parties.roll"]
+    correction = document["models"]["parties.correction"]["rows"][0][0]
+    table["columns"].append("made_by_correction")
+    for n, row in enumerate(table["rows"]):
+        row.append(correction if n == 0 else None)
+    copy = party_import.party_import(document=document)
+    assert standings(copy) == standings(night)
+    assert Roll.objects.filter(round__party=copy).count() == len(table["rows"])
+
+
 def upload(browser, content, name="party.json"):
     from django.core.files.uploadedfile import SimpleUploadedFile
 

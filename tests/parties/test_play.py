@@ -331,6 +331,22 @@ def test_ending_the_party_early_refuses_taps_and_keeps_the_rolls(party):
     assert Roll.objects.count() == 1
 
 
+def test_a_party_ends_once_and_resumes_only_from_a_pause_or_a_break(party):
+    """docs/rules.md section 7: the host resumes a pause or a break and ends the night early;
+    anything else is refused with why, and changes nothing (scoring's Progress says)."""
+    with pytest.raises(PartyError, match="neither paused nor on a break"):
+        play.party_resume(party=party)
+    play.party_end(party=party)
+    party.refresh_from_db()
+    seq = party.seq
+    with pytest.raises(PartyError, match="already over"):
+        play.party_end(party=party)
+    with pytest.raises(PartyError, match="neither paused nor on a break"):
+        play.party_resume(party=party)
+    party.refresh_from_db()
+    assert (party.status, party.seq) == (Party.Status.FINISHED, seq)
+
+
 # The boxed set's table plans seat 2 to 10: every count, mixed tables and the one-table game.
 NIGHTS = [(preset, 12) for preset in sorted(PRESETS) if preset != "boxed_small"] + [
     ("standard", 11),

@@ -71,3 +71,27 @@ def test_the_app_rolls_for_them_when_asked(host, tied_party):
     rolls = PrizeRollOff.objects.filter(party=tied_party)
     assert rolls.exists() and all(r.rolled_by_app and 3 <= r.total <= 18 for r in rolls)
     assert "tie" not in prize_text(host, tied_party, "most_wins")
+
+
+@pytest.mark.parametrize(("tiebreak", "first"), [("points", "Ann"), ("buncos", "Bea")])
+def test_the_standings_break_a_tie_on_wins_by_the_overall_tiebreak(host, tiebreak, first):
+    """docs/rules.md section 9: the most wins, a tie broken by `overall_tiebreak` (personal
+    points, or most Buncos); the standings are in that order, on the page and in the CSV."""
+    from parties import exports
+    from tests.parties.conftest import create_party
+
+    party = create_party(host, overall_tiebreak=tiebreak)
+    round_ = Round.objects.get(party=party)
+    for seat in Seat.objects.filter(round=round_).select_related("player"):
+        name = seat.player.name
+        ScoreSheetLine.objects.create(
+            player=seat.player, round=round_, table=seat.table, won=name in ("Ann", "Bea"),
+            points={"Ann": 9, "Bea": 3}.get(name, 1), buncos=1 if name == "Bea" else 0,
+        )
+    Round.objects.filter(pk=round_.pk).update(status="closed")
+    second = ({"Ann", "Bea"} - {first}).pop()
+    page = host.get(reverse("parties:results", args=[party.id])).content.decode()
+    standings = page[page.index('class="sheet standings"') :]
+    assert standings.index(first) < standings.index(second)
+    _header, rows = exports.standings_table(party)
+    assert [row[1] for row in rows[:2]] == [first, second]
