@@ -1,5 +1,5 @@
 """What the real pages send, recorded in Chromium, against tests/page_protocol.py and the fault
-tests' phone (tests/faults/conftest.py `Phone.post` / `tap_once`), which must send the same.
+tests' phone (tests/faults/phone.py `Phone.post` / `tap_once`), which must send the same.
 
 A twelve-player party; the host (a laptop) starts round 1; table 2's scorekeeper (a phone) taps
 "2 points" and waits until it is saved; the host rings the bell. Every request of both pages is
@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import LAPTOP, PHONE, Shots
+from tests.devices import LAPTOP, PHONE, Shots
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
 from tests.page_protocol import FETCH_HEADER_NAMES, FORM_CONTENT_TYPE, fetch_headers, form_headers
 
@@ -55,7 +55,7 @@ def cookie(context, name):
 def phone_would_send(origin, csrf, party_id, table, fields):
     """What the fault tests' Phone would send for the tap the page sent (same tap id, seen,
     outcome or dice, called): its path, its headers and its form, captured without a server."""
-    from tests.faults.conftest import Phone
+    from tests.faults.phone import Phone
 
     sent = {}
 
@@ -220,7 +220,7 @@ def test_a_tap_sends_the_fields_the_test_phone_sends(recorded):
     page_only = sorted(set(fields) - set(phone["data"]))
     phone_only = sorted(set(phone["data"]) - set(fields))
     assert not page_only and not phone_only, (
-        f"the table page's tap sends {sorted(fields)}, tests/faults/conftest.py Phone.tap_once "
+        f"the table page's tap sends {sorted(fields)}, tests/faults/phone.py Phone.tap_once "
         f"sends {sorted(phone['data'])}: "
         + (
             f"the page sends {page_only} (values {[fields[n] for n in page_only]}) which the "
