@@ -18,9 +18,10 @@ from tests.page_protocol import fetch_headers, form_headers
 
 
 class Answer:
-    def __init__(self, status, body):
+    def __init__(self, status, body, headers=None):
         self.status = status
         self.body = body
+        self.headers = {k.lower(): v for k, v in (headers or {}).items()}
         try:
             self.json = json.loads(body)
         except ValueError:
@@ -35,8 +36,14 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+# table.js's outbox: after a failed send it waits 1 s, doubling up to 15 s, and it also sends
+# every 5 s whatever the wait: so at most 5 s between tries.
+RETRY_FIRST, RETRY_MOST = 1.0, 5.0
+
+
 class Phone:
-    """A phone's HTTP side: its own session (a redeemed link) and CSRF cookie."""
+    """A phone's HTTP side: its own session and CSRF cookie, from the page its link opened
+    (a table's page, or the host's dashboard), as a browser following the link gets them."""
 
     def __init__(self, server, party, token=None):
         self.server = server
@@ -45,14 +52,26 @@ class Phone:
         self.jar = CookieJar()
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
+        self.page = "/join/"  # a stranger's phone: the page to join a party with a code
         if token:
             answer = self.request("GET", f"/l/{token}/")
             assert answer.status == 302, answer
-        self.request("GET", "/join/")
+            self.page = urllib.parse.urlsplit(answer.headers["location"]).path
+        opened = self.request("GET", self.page)
+        assert opened.status == 200, opened
+        body = BODY.search(opened.body)
+        # What live.js reads off <body>: the view a round's close pushes to this page, and
+        # whether a table's update makes the page refetch (the host's roll list follows).
+        self.view = _attribute(body.group(1), "data-view") if body else None
+        self.refetch_on_table = bool(body and _attribute(body.group(1), "data-refetch-on-table"))
         assert self.cookie("csrftoken"), "no csrftoken cookie was set"
 
     def cookie(self, name):
         return next((c.value for c in self.jar if c.name == name), None)
+
+    def cookie_header(self):
+        """The Cookie header the browser sends with the page's websocket: every cookie."""
+        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
 
     def request(self, method, path, data=None, headers=None, timeout=15):
         body = urllib.parse.urlencode(data).encode() if data is not None else None
@@ -60,9 +79,9 @@ class Phone:
                                      headers=dict(headers or {}))
         try:
             with self.opener.open(req, timeout=timeout) as response:
-                return Answer(response.status, response.read().decode())
+                return Answer(response.status, response.read().decode(), response.headers)
         except urllib.error.HTTPError as error:
-            return Answer(error.code, error.read().decode(errors="replace"))
+            return Answer(error.code, error.read().decode(errors="replace"), error.headers)
         except http.client.HTTPException as error:
             # The server died mid-answer (IncompleteRead, a bad status line): to the page's
             # fetch() that is a network error, as a reset connection is, and it sends again.
@@ -109,10 +128,11 @@ class Phone:
         return view
 
     def tap_once(self, table, tap_id, seen, dice=None, outcome=None, called=None,
-                 bell_seen="1"):
+                 bell_seen="1", face=None):
         """One tap as the page sends it. `bell_seen`: whether the page showed the bell when
         the roll was begun; "1" (the default) is a phone that has heard everything the server
-        has, "0" one a moment behind the bell."""
+        has, "0" one a moment behind the bell. `face`: a mini Bunco's face, where the rules
+        ask for it."""
         if self.round_id is None:
             self.learn(table)
         data = {"tap_id": str(tap_id), "seen": str(seen), "round": str(self.round_id),
@@ -121,21 +141,24 @@ class Phone:
             data["dice"] = ",".join(str(d) for d in dice)
         if outcome is not None:
             data["outcome"] = outcome
+        if face is not None:
+            data["face"] = str(face)
         if called is not None:
             data["called"] = called
         return self.post(f"/parties/{self.party.id}/table/{table}/rolls/", data,
                          page=f"/parties/{self.party.id}/table/{table}/")
 
     def tap(self, table, tap_id, seen, timeout=30, **fields):
-        """The outbox's way: send the same tap (same id, same seen) until the server gives a
-        JSON answer; a dead server, a reset connection or a 5xx page is tried again."""
+        """The outbox's way (table.js flush()): send the same tap (same id, same seen) again
+        while the network fails or the server answers a 5xx without JSON (a server restarting),
+        waiting as the outbox does; any other answer is the tap's."""
         deadline = time.monotonic() + timeout
-        tries, failures = 0, []
+        tries, failures, wait = 0, [], RETRY_FIRST
         while True:
             tries += 1
             try:
                 answer = self.tap_once(table, tap_id, seen, **fields)
-                if answer.status < 500 and answer.json is not None:
+                if answer.json is not None or answer.status < 500:
                     answer.tries, answer.failures = tries, failures
                     return answer
                 failures.append(answer.status)
@@ -143,14 +166,28 @@ class Phone:
                 failures.append(type(error).__name__)
             if time.monotonic() > deadline:
                 raise AssertionError(f"tap {tap_id} got no answer within {timeout} s")
-            time.sleep(0.1)
+            time.sleep(min(wait, RETRY_MOST))
+            wait *= 2
 
     def live_region(self, table):
         """The table page's live region, as htmx fetches it on a resync."""
-        answer = self.request("GET", f"/parties/{self.party.id}/table/{table}/",
-                              headers={"HX-Request": "true"})
+        return self.refetch(f"/parties/{self.party.id}/table/{table}/")
+
+    def refetch(self, page):
+        """`page`'s live region, as live.js's resync fetches it (htmx.ajax into #live)."""
+        answer = self.request("GET", page, headers={
+            "HX-Request": "true", "HX-Current-URL": self.server.url + page, "HX-Target": "live",
+        })
         assert answer.status == 200, answer
         return answer.body
+
+
+BODY = re.compile(r"<body([^>]*)>")
+
+
+def _attribute(tag, name):
+    found = re.search(rf'\s{name}="([^"]*)"', tag)
+    return html.unescape(found.group(1)) if found else None
 
 
 MESSAGE = re.compile(r'<li class="message ([^"]*)">(.*?)</li>', re.S)
