@@ -38,6 +38,7 @@ class Watcher:
         self.last_seq = 0
         self.live_round = None  # the round the page's live region is of
         self.live_tables = ""  # the tables the live region names (the socket watches them)
+        self.subscribed = ""  # the tables the socket was opened for
         self.opened = 0
         self.refetches = 0
         self.changed = threading.Condition()
@@ -125,8 +126,6 @@ class Watcher:
         self._later(self.refetch_due - time.monotonic(), refetch)
 
     # --- the socket ----------------------------------------------------------------------
-
-    subscribed = ""
 
     def _run(self):
         from websockets.sync.client import connect
