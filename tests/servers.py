@@ -171,7 +171,7 @@ class ServerProcess:
         return self.start()
 
     def log_text(self):
-        if self.log:
+        if self.log and not self.log.closed:
             self.log.flush()
         return self.log_path.read_text(errors="replace")
 
