@@ -30,6 +30,7 @@ import time
 import uuid
 
 from bench import fixtures
+from tests.servers import prepare
 
 PLAYERS = 400
 
@@ -43,7 +44,7 @@ def main():
     database = fixtures.create_database()
     try:
         env = fixtures.server_env(database)
-        fixtures.migrate(env)
+        prepare(env, static=False)
         fixtures.setup_django(env)
         static = tempfile.TemporaryDirectory()
         _collect_static(static.name)
@@ -53,7 +54,7 @@ def main():
         from django.db import connections
 
         connections.close_all()
-        fixtures.drop_database(database)
+        database.drop()
 
 
 def _collect_static(root):

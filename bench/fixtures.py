@@ -5,12 +5,12 @@ session a visit to the link's URL creates), so that thousands of phones cost sec
 import json
 import os
 import secrets
-import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
 
-import psycopg
+from tests.databases import Database
+from tests.servers import production_env
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT  # the app's source tree; bench.live --app-ref exports a commit elsewhere
@@ -21,44 +21,24 @@ CONNECTION_LIMIT = int(os.environ.get("BENCH_DB_CONNECTION_LIMIT", "40"))
 
 
 def create_database():
-    """A fresh database owned by a fresh role of the same name. The role is not a superuser,
-    so its connection limit holds: a server that leaks connections fails its own requests
-    instead of exhausting the PostgreSQL server that others share."""
-    name = "bunco_bench_" + secrets.token_hex(4)
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE ROLE "{name}" LOGIN CONNECTION LIMIT {CONNECTION_LIMIT}')
-        conn.execute(f'CREATE DATABASE "{name}" OWNER "{name}"')
-    return name
-
-
-def drop_database(name):
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'DROP ROLE IF EXISTS "{name}"')
+    """A fresh database owned by a fresh role of the same name (tests/databases.py). The role
+    is not a superuser, so its connection limit holds: a server that leaks connections fails
+    its own requests instead of exhausting the PostgreSQL server that others share."""
+    database = Database(f"{PG}/postgres", "bunco_bench", owner_connection_limit=CONNECTION_LIMIT)
+    return database.create()
 
 
 def server_env(database):
-    """The production topology: PostgreSQL, Redis channel layer and cache, DEBUG off."""
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="bunco_site.settings",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=os.environ.get("BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        DJANGO_INSECURE_HTTP="1",
-        DATABASE_URL=f"postgres://{database}@127.0.0.1:5432/{database}",
-        REDIS_URL=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
+    """The production topology (tests/servers.py): PostgreSQL, Redis channel layer and cache,
+    DEBUG off, errors only in the server's log."""
+    return production_env(
+        database.env,
+        os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        secret=os.environ.get("BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
+        # Production's: with the tests' 0.2 s, the stop after each run cut channels_redis's
+        # unsubscribes short, and their tracebacks showed among the run's server errors.
+        drain_linger="3",
         DJANGO_LOG_LEVEL="ERROR",
-    )
-    return env
-
-
-def migrate(env):
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
     )
 
 

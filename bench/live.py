@@ -14,18 +14,17 @@ import json
 import math
 import os
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from bench import fixtures
 from bench.procstat import Sampler, memory_kib
+from tests.servers import Daphne, ServerProcess, free_port, prepare
 
 ROOT = fixtures.ROOT
 PY = sys.executable
@@ -37,12 +36,6 @@ def log(*parts, sep=" "):
     print(*parts, sep=sep, file=sys.stderr, flush=True)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def launcher(app):
     """The module that starts the app's server: its launcher (daphne with the server patches,
     as production runs it), or daphne itself for a commit from before the launcher (--app-ref),
@@ -51,80 +44,48 @@ def launcher(app):
 
 
 class Server:
-    """One server process on the server core: the app under daphne, or the baseline."""
+    """One server process on the server core (`taskset`, in a process group of its own), its
+    CPU time and memory sampled: the app under daphne (tests/servers.py, as the tests start
+    it), or the baseline."""
 
     def __init__(self, target, env, html_bytes):
         self.target = target
+        with tempfile.NamedTemporaryFile(prefix=f"bench-{target}-", suffix=".log",
+                                         delete=False) as log:
+            self.log_path = log.name
+        started_as = {"prefix": [TASKSET, "-c", SERVER_CORE], "log_path": self.log_path,
+                      "own_group": True, "ready_within": 60, "name": f"{target} server"}
         if target == "app":
-            self.port = free_port()
-            self.http = self.ws = f"127.0.0.1:{self.port}"
-            cmd = [
-                PY,
-                "-m",
-                launcher(fixtures.APP),
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "bunco_site.asgi:application",
-            ]
+            self.process = Daphne(env, cwd=fixtures.APP, launcher=launcher(fixtures.APP),
+                                  **started_as)
+            self.http = self.ws = f"127.0.0.1:{self.process.port}"
         else:
-            self.port = free_port()
+            port = free_port()
             while True:  # the baseline's websockets listen on port + 1
                 with socket.socket() as s:
                     try:
-                        s.bind(("127.0.0.1", self.port + 1))
+                        s.bind(("127.0.0.1", port + 1))
                         break
                     except OSError:
-                        self.port = free_port()
-            self.http, self.ws = f"127.0.0.1:{self.port}", f"127.0.0.1:{self.port + 1}"
-            cmd = [
-                PY,
-                "-m",
-                "bench.baseline",
-                "--port",
-                str(self.port),
-                "--html-bytes",
-                str(html_bytes),
-            ]
-        self.log = tempfile.NamedTemporaryFile(
-            "w+", prefix=f"bench-{target}-", suffix=".log", delete=False
-        )
-        self.proc = subprocess.Popen(  # noqa: S603 - our own fixed command line
-            [TASKSET, "-c", SERVER_CORE, *cmd],
-            cwd=fixtures.APP if target == "app" else ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        deadline = time.time() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://{self.http}/healthz", timeout=2) as r:
-                    if r.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.time() > deadline:
-                raise RuntimeError(f"{target} server did not start; see {self.log.name}")
-            time.sleep(0.2)
-        self.sampler = Sampler(self.proc.pid)
+                        port = free_port()
+            self.http, self.ws = f"127.0.0.1:{port}", f"127.0.0.1:{port + 1}"
+            command = [PY, "-m", "bench.baseline", "--port", port, "--html-bytes", html_bytes]
+            self.process = ServerProcess(command, env, port, cwd=ROOT, **started_as)
+        self.process.start()
+        self.sampler = Sampler(self.pid)
         self.sampler.start()
+
+    @property
+    def pid(self):
+        """The server's own process (taskset execs it: the same pid)."""
+        return self.process.pid
 
     def stop(self):
         self.sampler.stop()
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)  # our own process group only
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
+        self.process.stop()
 
     def errors(self):
-        text = Path(self.log.name).read_text(errors="replace")
+        text = self.process.log_text()
         lines = [line for line in text.splitlines() if "Traceback" in line or "Error" in line]
         return lines[:5]
 
@@ -186,7 +147,7 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout):
         results.append(line)
     errs = server.errors()
     if errs:
-        log(f"  {target} server log ({server.log.name}):", *errs, sep="\n    ")
+        log(f"  {target} server log ({server.log_path}):", *errs, sep="\n    ")
     return results
 
 
@@ -458,12 +419,12 @@ def s5(ctx, args):
             try:
                 first = json.loads(gen.stdout.readline())
                 time.sleep(2)
-                before = memory_kib(server.proc.pid)
+                before = memory_kib(server.pid)
                 gen.stdin.write("go\n")
                 gen.stdin.flush()
                 ready = json.loads(gen.stdout.readline())
                 time.sleep(3)  # let the server settle (buffers, the layer's subscriptions)
-                after = memory_kib(server.proc.pid)
+                after = memory_kib(server.pid)
                 gen.stdin.write("stop\n")
                 gen.stdin.flush()
                 gen.wait(60)
@@ -562,17 +523,17 @@ def main():
     ctx = {"scenario": args.scenario, "env": fixtures.server_env(database)}
     started = time.time()
     try:
-        fixtures.migrate(ctx["env"])
+        prepare(ctx["env"], static=False)
         fixtures.setup_django(ctx["env"])
         SCENARIOS[args.scenario](ctx, args)
     finally:
         from django.db import connections
 
         connections.close_all()
-        fixtures.drop_database(database)
+        database.drop()
         if export:
             shutil.rmtree(export, ignore_errors=True)
-        log(f"[{args.scenario}] done in {time.time() - started:.0f} s; dropped {database}")
+        log(f"[{args.scenario}] done in {time.time() - started:.0f} s; dropped {database.name}")
 
 
 if __name__ == "__main__":

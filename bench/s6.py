@@ -166,7 +166,7 @@ def run(live, ctx, target, party, closes):
         "phones": phones_of(party),
         "closes": closes,
         "warm": 1,
-        "server_pid": server.proc.pid,
+        "server_pid": server.pid,
     }
     path = live.write_plan(plan)
     started = time.time()
@@ -190,7 +190,7 @@ def run(live, ctx, target, party, closes):
     result["loadavg_1m"] = round(os.getloadavg()[0], 2)
     errs = server.errors()
     if errs:
-        live.log(f"  {target} server log ({server.log.name}):", *errs, sep="\n    ")
+        live.log(f"  {target} server log ({server.log_path}):", *errs, sep="\n    ")
     return result
 
 

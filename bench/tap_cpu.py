@@ -18,6 +18,7 @@ import time
 import uuid
 
 from bench import fixtures
+from tests.servers import prepare
 
 
 def main():
@@ -27,14 +28,14 @@ def main():
     database = fixtures.create_database()
     try:
         env = fixtures.server_env(database)
-        fixtures.migrate(env)
+        prepare(env, static=False)
         fixtures.setup_django(env)
         print(json.dumps(measure(args.taps)))
     finally:
         from django.db import connections
 
         connections.close_all()
-        fixtures.drop_database(database)
+        database.drop()
 
 
 def measure(taps):

@@ -7,13 +7,14 @@ from __future__ import annotations
 import os
 import queue
 import re
-import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+
+from tests import servers
+from tests.servers import stop_process
 
 ROOT = Path(__file__).resolve().parent.parent
 READY = "Stop with Ctrl-C."
@@ -24,9 +25,8 @@ _TEST_ONLY = ("DJANGO_", "DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "BUNCO_", "
 
 
 def free_port():
-    with socket.socket() as probe:
-        probe.bind(("0.0.0.0", 0))  # noqa: S104 - free on every address, as the server binds
-        return probe.getsockname()[1]
+    """A port free on every address, as the party server listens on all of them."""
+    return servers.free_port("0.0.0.0")  # noqa: S104 - probing, not serving
 
 
 def clean_env(**extra):
@@ -86,14 +86,7 @@ class PartyServer:
         return found
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
+        return stop_process(self.process, timeout=15)
 
     def __enter__(self):
         return self.start()

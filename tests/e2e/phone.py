@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE
+from tests.devices import PHONE
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
 
 SIZES = {"360x740": {"width": 360, "height": 740}, "320x568": {"width": 320, "height": 568}}

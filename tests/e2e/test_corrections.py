@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE
+from tests.devices import PHONE
 from tests.e2e.test_live_round import Table, ladder, seating_of
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
 

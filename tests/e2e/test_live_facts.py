@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import LAPTOP, PHONE
+from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table
 from tests.e2e.test_party_setup import create_party, link_url, settled_form
 

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE
+from tests.devices import PHONE
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
 
 pytestmark = pytest.mark.e2e

@@ -1,5 +1,5 @@
 """What the real pages send, recorded in Chromium, against tests/page_protocol.py and the fault
-tests' phone (tests/faults/conftest.py `Phone.post` / `tap_once`), which must send the same.
+tests' phone (tests/faults/phone.py `Phone.post` / `tap_once`), which must send the same.
 
 A twelve-player party; the host (a laptop) starts round 1; table 2's scorekeeper (a phone) taps
 "2 points" and waits until it is saved; the host rings the bell. Every request of both pages is
@@ -14,13 +14,14 @@ recorded (headers and body), and:
 """
 
 import re
+import uuid
 from types import SimpleNamespace
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import LAPTOP, PHONE, Shots
+from tests.devices import LAPTOP, PHONE, Shots
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
 from tests.page_protocol import FETCH_HEADER_NAMES, FORM_CONTENT_TYPE, fetch_headers, form_headers
 
@@ -55,7 +56,7 @@ def cookie(context, name):
 def phone_would_send(origin, csrf, party_id, table, fields):
     """What the fault tests' Phone would send for the tap the page sent (same tap id, seen,
     outcome or dice, called): its path, its headers and its form, captured without a server."""
-    from tests.faults.conftest import Phone
+    from tests.faults.phone import Phone
 
     sent = {}
 
@@ -85,6 +86,7 @@ def phone_would_send(origin, csrf, party_id, table, fields):
         outcome=fields.get("outcome"),
         called=fields.get("called"),
         bell_seen=fields.get("bell_seen", "1"),
+        face=fields.get("face"),
     )
     return sent
 
@@ -138,12 +140,14 @@ def recorded(chromium, server):
             origin=f"{urlsplit(keeper.url).scheme}://{urlsplit(keeper.url).netloc}",
             host_origin=f"{urlsplit(host.url).scheme}://{urlsplit(host.url).netloc}",
             table_path=f"/parties/{party_id}/table/2/",
+            table_link=urlsplit(table_url).path,
             host_path=f"/parties/{party_id}/host/",
             phone_csrf=cookie(phone, "csrftoken"),
             phone_session=cookie(phone, "sessionid"),
             host_csrf=cookie(laptop, "csrftoken"),
             tap_posts=tap_posts,
             tap_headers=[r.all_headers() for r in tap_posts],
+            tap_answer_headers=[r.response().all_headers() for r in tap_posts],
             host_posts=host_posts,
             host_headers={a: [r.all_headers() for r in rs] for a, rs in host_posts.items()},
             shot=shot,
@@ -220,7 +224,7 @@ def test_a_tap_sends_the_fields_the_test_phone_sends(recorded):
     page_only = sorted(set(fields) - set(phone["data"]))
     phone_only = sorted(set(phone["data"]) - set(fields))
     assert not page_only and not phone_only, (
-        f"the table page's tap sends {sorted(fields)}, tests/faults/conftest.py Phone.tap_once "
+        f"the table page's tap sends {sorted(fields)}, tests/faults/phone.py Phone.tap_once "
         f"sends {sorted(phone['data'])}: "
         + (
             f"the page sends {page_only} (values {[fields[n] for n in page_only]}) which the "
@@ -232,6 +236,25 @@ def test_a_tap_sends_the_fields_the_test_phone_sends(recorded):
     )
     # The values the test phone would send for this tap are the page's, field for field.
     assert phone["data"] == fields
+
+
+def test_the_test_phone_s_tap_is_answered_as_the_page_s(recorded, server):
+    """The page's tap takes the server's lean tap path (parties/tap_path.py) and so must the
+    test phone's, or the fault tests would try Django's view instead of the path phones use:
+    the same answer headers, each path having its own (Django's middleware adds its own)."""
+    from tests.faults.phone import Phone
+
+    _tap, _headers = the_tap(recorded)
+    token = recorded.table_link.strip("/").split("/")[-1]
+    phone = Phone(server, SimpleNamespace(id=recorded.party_id), token)
+    assert phone.page == recorded.table_path  # the link opens the table's page, as in Chromium
+    view = phone.learn(2)
+    answer = phone.tap(2, uuid.uuid4(), view["version"], outcome="miss")
+    assert answer.json is not None, answer
+    hop_by_hop = {"connection", "keep-alive", "date", "server", "transfer-encoding"}
+    page_said = sorted(set(recorded.tap_answer_headers[0]) - hop_by_hop)
+    phone_got = sorted(set(answer.headers) - hop_by_hop)
+    assert phone_got == page_said, (answer, answer.headers)
 
 
 @pytest.mark.parametrize("action", ["start", "bell"])

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from bunco_site import home_server
-from tests.e2e.conftest import LAPTOP, PHONE
+from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table
 from tests.party_server_process import PartyServer, free_port
 

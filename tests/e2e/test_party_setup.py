@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import LAPTOP, PHONE
+from tests.devices import LAPTOP, PHONE
 
 pytestmark = pytest.mark.e2e
 

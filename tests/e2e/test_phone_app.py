@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import CHROMIUM_FLAGS
-from tests.e2e.conftest import LAPTOP, PHONE
+from tests.devices import LAPTOP, PHONE
 from tests.e2e.phone import new_party, scorekeeper, screen, start_round, tap
 from tests.e2e.test_party_setup import (  # chromium: every page, no CSP refusal
     TWELVE,

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from tests.e2e.conftest import LAPTOP, SCREENSHOTS
+from tests.devices import LAPTOP, SCREENSHOTS
 from tests.e2e.test_live_round import Table
 from tests.e2e.test_party_setup import create_party
 

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import LAPTOP, PHONE
+from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table, seating_of
 from tests.e2e.test_party_setup import TWELVE, link_url, settled_form
 

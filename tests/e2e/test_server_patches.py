@@ -1,14 +1,13 @@
-"""The browser tests' server (and the fault tests', the same Server) is started as production
-starts it, by the launcher: the measured server patches are in, so the pages are tried on the
-server the figures were measured on (docs/server-tuning.md)."""
-
-from pathlib import Path
+"""The browser tests' server (and the fault tests' and the benchmark's: the same
+tests/servers.py Daphne) is started as production starts it, by the launcher: the measured
+server patches are in, so the pages are tried on the server the figures were measured on
+(docs/server-tuning.md)."""
 
 from bunco_site.server_tuning import PATCHES
 
 
 def test_the_test_server_runs_with_every_server_patch_installed(server):
-    log = Path(server.log.name).read_text()
+    log = server.log_text()
     said = [line for line in log.splitlines() if line.startswith("server tuning:")]
     assert [line.split()[2:4] for line in said[-len(PATCHES):]] == [
         [name, "installed"] for name in PATCHES

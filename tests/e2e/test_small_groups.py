@@ -15,7 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE
+from tests.devices import PHONE
 from tests.e2e.phone import screen
 from tests.e2e.test_live_round import Table, fits, seating_of
 from tests.e2e.test_party_setup import TWELVE, chromium, link_url  # noqa: F401

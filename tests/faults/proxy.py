@@ -4,41 +4,31 @@ front of daphne processes started as production starts them (bunco_site.serve wi
 
 import os
 import re
-import signal
 import socket
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from tests.e2e.conftest import ROOT, free_port, stop_process
-from tests.faults.conftest import Daphne, base_env, wait_until
+from tests.servers import ROOT, Daphne, free_port, production_env, stop_process
 from tests.service_checks import haproxy_path
+from tests.waiting import wait_until
 
 HAPROXY = haproxy_path()
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
 SERVER_NAMES = ("web1", "web2")  # the config's server lines, in order
 
 
-class ProxiedDaphne(Daphne):
-    """A daphne process as docker-compose.yml runs it: the graceful stop, the proxy's headers."""
-
-    def command(self):
-        return [sys.executable, "-m", "bunco_site.serve", "--proxy-headers",
-                "-b", "127.0.0.1", "-p", str(self.port), "bunco_site.asgi:application"]
-
-    def terminate(self):
-        """SIGTERM, as a deploy stops a process; waits for it to exit (its graceful stop)."""
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(30)
-        self.log.close()
-        return self.process.returncode
+def proxied_daphne(env):
+    """A daphne process as docker-compose.yml runs it: behind the proxy, trusting its headers
+    (the client's address, the scheme), stopped gracefully (proxied_env's drain)."""
+    return Daphne(env, options=["--proxy-headers"])
 
 
 def proxied_env(pg, redis, **extra):
-    env = base_env(pg.url, redis.url)
-    env.update({"BUNCO_DRAIN_LINGER": "3", "BUNCO_DRAIN_TIMEOUT": "8", **extra})
-    return env
+    """The fault tests' database and Redis, and production's graceful stop: 3 s for the proxy
+    to mark a stopping process down, then up to 8 s for what it holds to finish."""
+    return production_env({"DATABASE_URL": pg.url}, redis.url, drain_linger="3",
+                          BUNCO_DRAIN_TIMEOUT="8", **extra)
 
 
 class Proxy:

@@ -28,7 +28,9 @@ from collections import defaultdict
 
 import pytest
 
-from tests.faults.conftest import TWELVE, Phone, assert_phone_shows_db
+from tests.faults.party import TWELVE
+from tests.faults.phone import Phone
+from tests.faults.watcher import assert_phone_shows_db
 
 RUNS = int(os.environ.get("BUNCO_CHECKER_RUNS", "3"))
 SECONDS = float(os.environ.get("BUNCO_CHECKER_SECONDS", "8"))

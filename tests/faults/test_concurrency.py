@@ -6,16 +6,10 @@ row lock while the requests arrive (PartyLock), so every run races the same way.
 import threading
 import uuid
 
-from tests.faults.conftest import (
-    BUNCO,
-    MISS,
-    SCORE,
-    SIXTEEN,
-    PartyLock,
-    Phone,
-    assert_phone_shows_db,
-    started_party,
-)
+from tests.faults.db import PartyLock
+from tests.faults.party import BUNCO, MISS, SCORE, SIXTEEN, started_party
+from tests.faults.phone import Phone
+from tests.faults.watcher import assert_phone_shows_db
 
 
 def test_two_phones_tapping_one_table_at_once_count_each_saved_tap_once(

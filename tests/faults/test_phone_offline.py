@@ -9,8 +9,9 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE
-from tests.faults.conftest import Phone, wait_until
+from tests.devices import PHONE
+from tests.faults.phone import Phone
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

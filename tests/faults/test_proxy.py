@@ -22,9 +22,11 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import LAPTOP, PHONE, Shots
-from tests.faults.conftest import PartyLock, Phone, wait_until
-from tests.faults.proxy import SERVER_NAMES, ProxiedDaphne, Proxy, proxied_env
+from tests.devices import LAPTOP, PHONE, Shots
+from tests.faults.db import PartyLock
+from tests.faults.phone import Phone
+from tests.faults.proxy import SERVER_NAMES, Proxy, proxied_daphne, proxied_env
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.needs_haproxy]
 
@@ -32,7 +34,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.needs_haproxy]
 @pytest.fixture
 def topology(pg, redis):
     """Two daphne processes and the proxy in front of them; all stopped at the end."""
-    servers = [ProxiedDaphne(proxied_env(pg, redis)) for _ in SERVER_NAMES]
+    servers = [proxied_daphne(proxied_env(pg, redis)) for _ in SERVER_NAMES]
     proxy = None
     try:
         for server in servers:
@@ -302,8 +304,7 @@ def test_a_rolling_restart_during_a_round_loses_nothing_and_closes_sockets_with_
             for keeper in keepers:
                 keeper.button("1 point").click()
                 taps[keeper.number] += 1
-            assert server.process.wait(30) == 0, "the graceful stop did not exit cleanly"
-            server.log.close()
+            assert server.exited(30) == 0, "the graceful stop did not exit cleanly"
             if name == home:  # the tap it held was answered by it, not resent elsewhere
                 # (Once stopping, it takes no new connection: this one POST is that tap.)
                 posts = [r for r in proxy.routes()[mark:] if r["method"] == "POST"]
@@ -397,7 +398,7 @@ def test_with_a_certificate_the_proxy_serves_https_and_sends_plain_http_there(
     bundle.write_text(crt.read_text() + key.read_text())
     # Production as it is behind TLS: no DJANGO_INSECURE_HTTP.
     env = {k: v for k, v in proxied_env(pg, redis).items() if k != "DJANGO_INSECURE_HTTP"}
-    servers = [ProxiedDaphne(env) for _ in SERVER_NAMES]
+    servers = [proxied_daphne(env) for _ in SERVER_NAMES]
     proxy = None
     try:
         for server in servers:

@@ -7,16 +7,10 @@ below failed on it."""
 import time
 import uuid
 
-from tests.faults.conftest import (
-    BUNCO,
-    MISS,
-    SCORE,
-    SIXTEEN,
-    PartyLock,
-    Phone,
-    assert_phone_shows_db,
-    started_party,
-)
+from tests.faults.db import PartyLock
+from tests.faults.party import BUNCO, MISS, SCORE, SIXTEEN, started_party
+from tests.faults.phone import Phone
+from tests.faults.watcher import assert_phone_shows_db
 
 
 def saved(answer):

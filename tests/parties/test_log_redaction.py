@@ -2,8 +2,6 @@
 
 import logging
 import os
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -12,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bunco_site import log_redaction
-from tests.e2e.conftest import free_port, stop_process
 from tests.parties.conftest import Browser
+from tests.servers import Daphne, prepare
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1vZi00My1jaGFyYWN0ZXJz"  # shaped like a link's token
@@ -37,36 +35,17 @@ def daphne_log(tmp_path_factory):
     # console handler then prints request warnings too, and must redact them as well.
     env.update(DJANGO_DEBUG="1", DJANGO_SETTINGS_MODULE="bunco_site.settings",
                SQLITE_PATH=str(folder / "db.sqlite3"))
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    port = free_port()
+    prepare(env, static=False)
     log = folder / "daphne.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            # The server's launcher, as production starts it (bunco_site/asgi.py redacts).
-            [sys.executable, "-m", "bunco_site.serve", "-b", "127.0.0.1", "-p", str(port),
-             "bunco_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 30
-            while get_or_none(base + "/healthz") != 200:
-                assert process.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
-            assert get(f"{base}/l/{TOKEN}/") == 404
-            assert get(f"{base}/l/{TOKEN}/?utm=x") == 404
-            time.sleep(0.5)  # the access log line is written as the response completes
-        finally:
-            stop_process(process)
-    return log.read_text()
-
-
-def get_or_none(url):
+    # The server's launcher, as production starts it (bunco_site/asgi.py redacts).
+    server = Daphne(env, log_path=log).start()
     try:
-        return get(url)
-    except OSError:
-        return None
+        assert get(f"{server.url}/l/{TOKEN}/") == 404
+        assert get(f"{server.url}/l/{TOKEN}/?utm=x") == 404
+        time.sleep(0.5)  # the access log line is written as the response completes
+    finally:
+        server.stop()
+    return log.read_text()
 
 
 def test_daphnes_access_log_shows_a_links_visit_without_its_token(daphne_log):

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bunco_site import server_tuning
+from tests.servers import free_port, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,12 +64,6 @@ DAPHNE = textwrap.dedent(
 PATCHES = server_tuning.PATCHES
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def get(url, data=None):
     """The status and body a phone would see (urllib raises on 4xx; a phone does not)."""
     try:
@@ -110,12 +105,8 @@ def serve(tmp_path, reshape="none", python=sys.executable, **env):
                 time.sleep(0.1)
         answers = [get(url), get(url, data=b"tap_id=a1&seen=3&outcome=miss")]  # a form, as a tap
     finally:
-        process.terminate()  # daphne stops its reactor and exits: the atexit state prints
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        # daphne stops its reactor and exits: the atexit state prints
+        stop_process(process, timeout=15)
         output.seek(0)
         log = output.read().decode()
         output.close()
