@@ -3,6 +3,7 @@ tables it shows; writes travel over HTTP."""
 
 import asyncio
 import functools
+import json
 import logging
 from importlib import import_module
 
@@ -15,7 +16,7 @@ from django.conf import settings
 
 from parties import access, layer_watch
 from parties.announce import party_group, table_group
-from parties.models import Party
+from parties.models import Party, Round
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +27,18 @@ def _access(session, party_id):
     if party is None:
         return None, 0
     return access.access_for(session, party), party.tables.count()
+
+
+@database_sync_to_async
+def _party_now(party_id, round_id):
+    """The party's sequence number and the version of the round the page shows (0 if it is
+    not one of the party's rounds), read after the socket joined its groups."""
+    seq = Party.objects.filter(pk=party_id).values_list("seq", flat=True).first() or 0
+    version = (
+        Round.objects.filter(pk=round_id, party_id=party_id).values_list("version", flat=True)
+        .first() if round_id else None
+    )
+    return seq, version or 0
 
 
 @database_sync_to_async
@@ -95,6 +108,17 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         layer_watch.watch(self)  # told to resync when this process's subscriptions recover
+        # What was announced between the page's render and joining the groups reached nobody:
+        # the page compares these with what it rendered and refetches if it missed anything.
+        seq, version = await _party_now(party_id, self._query_int("round"))
+        await self.send(text_data=json.dumps({"type": "hello", "seq": seq, "version": version}))
+
+    def _query_int(self, key):
+        for part in self.scope.get("query_string", b"").decode().split("&"):
+            name, _, value = part.partition("=")
+            if name == key and value.isdigit() and len(value) <= 19:
+                return int(value)
+        return None
 
     def _tables(self, table_count):
         # Anyone at the party may watch any table: scores are public at a Bunco party.

@@ -52,11 +52,15 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     subscribed = tables();
-    socket = new WebSocket(`${scheme}://${location.host}/ws/parties/${party}/?tables=${subscribed}`);
+    const round = (document.getElementById("live") || {}).dataset?.round || "";
+    socket = new WebSocket(
+      `${scheme}://${location.host}/ws/parties/${party}/?tables=${subscribed}&round=${round}`);
     socket.onopen = () => {
       attempts = 0;
       body.dataset.socket = "open";
-      if (everOpened) resync();  // anything may have happened while we were away
+      // Anything may have happened while we were away. On the first open, the server's hello
+      // says whether anything happened between the page's render and this socket joining.
+      if (everOpened) resync();
       everOpened = true;
       clearInterval(heartbeat);
       heartbeat = setInterval(ping, 15000);
@@ -87,6 +91,7 @@
     if (text === "pong") { clearTimeout(pongTimer); return; }
     let message;
     try { message = JSON.parse(text); } catch (e) { return; }
+    if (message.type === "hello") return hello(message);
     if (message.type === "table") return applyTable(message);
     if (message.type === "resync") return resync();  // pushes were lost on the server's side
     if (message.type === "round" && message.views) return showNextSeat(message);
@@ -101,6 +106,18 @@
       ring("A roll was taken back: the round is in play again.", { bell: false });
     }
     resync();
+  }
+
+  // The socket's first message: the party's seq and the version of the round this page shows,
+  // as the server has them now that the socket hears every change. A page rendered before a
+  // change the socket was not yet there to hear (a round started, a roll) fetches it.
+  let greeted = false;
+  function hello(message) {
+    if (greeted) return;  // a reopened socket resyncs anyway (onopen)
+    greeted = true;
+    const live = document.getElementById("live");
+    const shown = Number((live && live.dataset.roundVersion) || 0);
+    if (message.seq > lastSeq || message.version > shown) resync();
   }
 
   // A round closed. Its table's message carries each page that shows the table its new seat

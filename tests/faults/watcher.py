@@ -21,7 +21,8 @@ LIVE = re.compile(r'<div id="live"([^>]*)>')
 class Watcher:
     """The page the phone's link opened (`phone.page`: a table's page, or the host's
     dashboard), kept live as live.js keeps it: loaded first, then a socket on the tables the
-    page names (its #live data-tables), which only pushes. A table's update is applied when
+    page names (its #live data-tables), which only pushes; its first message, the hello,
+    refetches if the page missed a change before the socket joined. A table's update is applied when
     newer (the host's dashboard then refetches, at most once a second); a different round, a
     `resync`, or a party-wide message with a newer seq refetches the live region; the bell
     refetches only a table still shown from before it 3 s later; a round's close shows the
@@ -37,6 +38,8 @@ class Watcher:
         self.messages = []  # every JSON message received
         self.last_seq = 0
         self.live_round = None  # the round the page's live region is of
+        self.live_round_version = 0  # that round's version as the live region was rendered
+        self.greeted = False  # the first socket's hello was compared with the page
         self.live_tables = ""  # the tables the live region names (the socket watches them)
         self.subscribed = ""  # the tables the socket was opened for
         self.opened = 0
@@ -94,6 +97,8 @@ class Watcher:
                 self.last_seq = max(self.last_seq, int(seq.group(1)) if seq else 0)
                 number = re.search(r'data-round="(\d*)"', attributes)
                 self.live_round = int(number.group(1)) if number and number.group(1) else None
+                version = re.search(r'data-round-version="(\d*)"', attributes)
+                self.live_round_version = int(version.group(1) or 0) if version else 0
                 tables = re.search(r'data-tables="([^"]*)"', attributes)
                 self.live_tables = tables.group(1) if tables else ""
             for table in self.tables:
@@ -135,7 +140,7 @@ class Watcher:
         while not self.stopping.is_set():
             self.subscribed = self.live_tables
             url = (f"ws://127.0.0.1:{server.port}/ws/parties/{self.phone.party.id}/"
-                   f"?tables={self.subscribed}")
+                   f"?tables={self.subscribed}&round={self.live_round or ''}")
             try:
                 # The browser's own protocol pings are none: the page's heartbeat is its own.
                 with connect(url, origin=server.url, open_timeout=5, ping_interval=None,
@@ -193,6 +198,13 @@ class Watcher:
         with self.changed:
             self.messages.append(message)
             self.changed.notify_all()
+        if message["type"] == "hello":
+            if not self.greeted:  # a reopened socket resyncs anyway
+                self.greeted = True
+                if (message["seq"] > self.last_seq
+                        or message["version"] > self.live_round_version):
+                    self.resync()
+            return
         if message["type"] == "table":
             self._apply_table(message)
             return

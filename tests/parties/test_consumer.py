@@ -10,7 +10,7 @@ from django.db import transaction
 
 from bunco_site.asgi import application
 from parties import announce, play, services
-from parties.models import AccessLink
+from parties.models import AccessLink, Party
 from tests.parties.conftest import Browser, create_party, redeem
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -39,14 +39,19 @@ async def closed_with(phone):
     return message.get("code")
 
 
-async def connect(party_id, cookie, tables=""):
+async def connect(party_id, cookie, tables="", query=None):
+    """A page's socket (`query` as the page sends it, else `tables=...`), once open past its
+    first message, the hello, which is kept as `communicator.hello`."""
     communicator = WebsocketCommunicator(
         application,
-        f"/ws/parties/{party_id}/?tables={tables}",
+        f"/ws/parties/{party_id}/?{query or f'tables={tables}'}",
         headers=[(b"origin", b"http://localhost"), (b"cookie", cookie.encode()),
                  (b"host", b"localhost")],
     )
     connected, code = await communicator.connect()
+    if connected:
+        communicator.hello = json.loads(await communicator.receive_from())
+        assert communicator.hello["type"] == "hello"
     return communicator, connected, code
 
 
@@ -181,3 +186,27 @@ async def test_a_reshuffle_and_a_swap_before_round_1_reach_every_open_phone():
     swapped = json.loads(await phone.receive_from())
     assert swapped["what"] == "seating" and swapped["seq"] > reshuffled["seq"]
     await phone.disconnect()
+
+
+async def test_the_first_message_says_what_the_party_and_the_pages_round_are_at():
+    """A page compares the hello with what it rendered: a round started, or a roll made,
+    between its render and the socket joining its groups reached no socket of its own."""
+    party = await sync_to_async(create_party)(Browser())
+    cookie = await sync_to_async(_phone_cookie)(party, role="table", table__number=2)
+    round_id = await sync_to_async(lambda: party.rounds.order_by("id").first().id)()
+    rendered = await sync_to_async(lambda: Party.objects.get(pk=party.id).seq)()
+    await sync_to_async(play.round_start)(party=party, by="host")  # the page missed this
+
+    phone, connected, _ = await connect(party.id, cookie, query=f"tables=2&round={round_id}")
+    assert connected
+    started = await sync_to_async(lambda: party.rounds.get(pk=round_id).version)()
+    assert phone.hello == {"type": "hello", "seq": rendered + 1, "version": started}
+    await phone.disconnect()
+
+    # Another party's round, or none named, is version 0: nothing to compare.
+    other = await sync_to_async(create_party)(Browser())
+    other_round = await sync_to_async(lambda: other.rounds.order_by("id").first().id)()
+    for query in (f"tables=2&round={other_round}", "tables=2", "tables=2&round=x"):
+        phone, connected, _ = await connect(party.id, cookie, query=query)
+        assert connected and phone.hello["version"] == 0
+        await phone.disconnect()

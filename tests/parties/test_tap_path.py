@@ -86,6 +86,7 @@ async def watching(party, phone, table):
         headers=[(b"origin", b"http://localhost"), (b"cookie", cookie), (b"host", b"localhost")],
     )
     assert (await socket.connect())[0]
+    assert json.loads(await socket.receive_from())["type"] == "hello"
     return socket
 
 
