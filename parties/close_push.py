@@ -29,7 +29,8 @@ def refetch_spread(players):
 def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seats):
     """{table number in the closed round: {view: {"html", "tables"}}}: for each table of the
     closed round, the new view of its table page and of the page of every player who sat there.
-    `seats` are the next round's Seat rows (with `table` and `player`), in table and seat order;
+    `seats` are the next round's seats as the close wrote them (round_close.NewSeat, with
+    `table` and `player` as a Seat has them), in table and seat order;
     `status` the party's status once the round has closed."""
     tables = selectors.table_views(seats, rules)
     by_number = {table.number: table for table in tables}
