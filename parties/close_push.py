@@ -1,22 +1,19 @@
 """What a round's close pushes, so that no phone has to refetch its page at the moment every
 phone of the party would (docs/performance.md, S6).
 
-Each phone is told its new seat in the push: the piece of its page that says where to sit
-next, rendered here from the templates the page itself includes (`_where.html` on a player's
-page, `_round_head.html` and `_seating_card.html` on a table's). The pieces go to the closed
-round's table groups, those of one table together, since every page that shows a table
-watches that table: one small message per table, each rendered once. A page takes the piece
-named by its `data-view` (player-<id>, table-<n>) and refetches the rest of its page a little
-later, at a moment of its own within `refetch_within` seconds, so that a big party's phones do
-not all ask at once. Pages without a piece (the host's, the TV, the party page) refetch on the
-party-wide message as before.
+Each phone is told its new seat in the push: the piece of its page that says where to sit next:
+what the partials the page itself includes render (`_where.html` on a player's page,
+`_round_head.html` and `_seating_card.html` on a table's), formatted without the template
+engine (parties.close_pieces: at 400 players the engine was most of the close's cost). The
+pieces go to the closed round's table groups, those of one table together, since every page
+that shows a table watches that table: one small message per table, each rendered once. A page
+takes the piece named by its `data-view` (player-<id>, table-<n>) and refetches the rest of its
+page a little later, at a moment of its own within `refetch_within` seconds, so that a big
+party's phones do not all ask at once. Pages without a piece (the host's, the TV, the party
+page) refetch on the party-wide message as before.
 """
 
-from types import SimpleNamespace
-
-from django.template.loader import render_to_string
-
-from parties import selectors
+from parties import close_pieces, selectors
 
 # A phone refetches the rest of its page within this many seconds per player of the party
 # (4 s for 400 players), at a random moment: spread out, the refetches cost what they did at
@@ -32,24 +29,22 @@ def refetch_spread(players):
 def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seats):
     """{table number in the closed round: {view: {"html", "tables"}}}: for each table of the
     closed round, the new view of its table page and of the page of every player who sat there.
-    `seats` are the next round's Seat rows (with `table` and `player`), in table and seat order;
+    `seats` are the next round's seats as the close wrote them (round_close.NewSeat, with
+    `table` and `player` as a Seat has them), in table and seat order;
     `status` the party's status once the round has closed."""
     tables = selectors.table_views(seats, rules)
     by_number = {table.number: table for table in tables}
     place_of = {
         seat.player_id: (table.number, seat) for table in tables for seat in table.seats
     }
-    party = SimpleNamespace(id=party_id, status=status, rules=rules)
-    base = {"party": party, "round": next_round, "rules": rules}
     views = {}
     for number, seated in enumerate(closed_seating, start=1):
         table_views = {}
         table = by_number.get(number)
         if table is not None:
-            context = {**base, "table": table, "number": number, "live_html": ""}
             table_views[f"table-{number}"] = {
-                "html": render_to_string("parties/_round_head.html", context)
-                + render_to_string("parties/_seating_card.html", context),
+                "html": close_pieces.round_head_html(rules=rules, round_=next_round, table=table)
+                + close_pieces.seating_card_html(table=table, number=number),
                 "tables": str(number),
             }
         for player_id in seated:
@@ -57,7 +52,10 @@ def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seat
             if place is None or place[1].is_ghost:
                 continue  # a ghost has no page; a player not seated now refetches as before
             table_views[f"player-{player_id}"] = {
-                "html": render_to_string("parties/_where.html", {**base, "place": place}),
+                "html": close_pieces.where_html(
+                    party_id=party_id, status=status, rules=rules, round_=next_round,
+                    place=place,
+                ),
                 "tables": str(place[0]),
             }
         views[number] = table_views

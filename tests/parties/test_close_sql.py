@@ -1,0 +1,59 @@
+"""The close's rows written as plain values (parties.close_sql) arrive as the ORM reads them."""
+
+import pytest
+from django.db import connection
+
+from parties import close_sql, selectors
+from parties.models import ScoreSheetLine, Seat
+from tests.parties.test_play import new_party
+
+pytestmark = pytest.mark.django_db
+
+
+def _lines(round_, seats):
+    return [
+        (round_.id, seat.player_id, seat.table_id, seat.position % 2 == 0, 10 * seat.position,
+         seat.position - 1, 0)
+        for seat in seats
+    ]
+
+
+def _read(round_):
+    return sorted(
+        ScoreSheetLine.objects.filter(round=round_).values_list(
+            "round_id", "player_id", "table_id", "won", "points", "buncos", "mini_buncos"
+        ),
+        key=lambda row: row[1],
+    )
+
+
+def test_rows_are_written_with_their_values():
+    party = new_party()
+    round_ = selectors.current_round(party)
+    seats = list(Seat.objects.filter(round=round_))
+    rows = _lines(round_, seats)
+    close_sql.insert_rows(
+        ScoreSheetLine,
+        ("round_id", "player_id", "table_id", "won", "points", "buncos", "mini_buncos"),
+        rows,
+    )
+    assert _read(round_) == sorted(rows, key=lambda row: row[1])
+    assert {line.won for line in ScoreSheetLine.objects.filter(round=round_)} == {True, False}
+
+
+def test_rows_beyond_the_databases_limit_on_parameters_go_in_several_statements(monkeypatch):
+    party = new_party()
+    round_ = selectors.current_round(party)
+    rows = _lines(round_, Seat.objects.filter(round=round_))
+    monkeypatch.setattr(connection.ops, "bulk_batch_size", lambda fields, objs: 5)
+    close_sql.insert_rows(
+        ScoreSheetLine,
+        ("round_id", "player_id", "table_id", "won", "points", "buncos", "mini_buncos"),
+        rows,
+    )
+    assert len(rows) == 12 and _read(round_) == sorted(rows, key=lambda row: row[1])
+
+
+def test_no_rows_write_nothing():
+    close_sql.insert_rows(ScoreSheetLine, ("round_id",), [])
+    assert not ScoreSheetLine.objects.exists()
