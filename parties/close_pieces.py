@@ -84,7 +84,7 @@ def table_html(table):
     """`_table.html` for a TableView, with no seat highlighted and no keep-score form."""
     classes = (" head" if table.is_head else "") + ("" if table.team_play else " solo")
     badge = ' <span class="badge head">head table</span>' if table.is_head else ""
-    seats = "".join(_seat_html(seat, table.team_play) for seat in table.seats)
+    seats = "".join(_seat_html(seat) for seat in table.seats)
     keeper = table.scorekeeper
     keeps = (
         f'<p class="help scorekeeper">Scorekeeper: <strong>{conditional_escape(keeper.name)}'
@@ -99,8 +99,8 @@ def table_html(table):
     )
 
 
-def _seat_html(seat, team_play):
-    team = (" team-b" if seat.position % 2 == 0 else " team-a") if team_play else ""
+def _seat_html(seat):
+    team = f" team-{seat.team}" if seat.team else ""  # scoring's sides (selectors.SeatView)
     ghost = " ghost" if seat.is_ghost else ""
     ghost_badge = ' <span class="badge ghost">ghost</span>' if seat.is_ghost else ""
     partner = (
