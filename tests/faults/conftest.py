@@ -365,9 +365,10 @@ def make_party(pg, redis):
 
 
 class Answer:
-    def __init__(self, status, body):
+    def __init__(self, status, body, headers=None):
         self.status = status
         self.body = body
+        self.headers = headers or {}  # an http.client.HTTPMessage: any case of a name
         try:
             self.json = json.loads(body)
         except ValueError:
@@ -407,9 +408,9 @@ class Phone:
                                      headers=dict(headers or {}))
         try:
             with self.opener.open(req, timeout=timeout) as response:
-                return Answer(response.status, response.read().decode())
+                return Answer(response.status, response.read().decode(), response.headers)
         except urllib.error.HTTPError as error:
-            return Answer(error.code, error.read().decode(errors="replace"))
+            return Answer(error.code, error.read().decode(errors="replace"), error.headers)
         except http.client.HTTPException as error:
             # The server died mid-answer (IncompleteRead, a bad status line): to the page's
             # fetch() that is a network error, as a reset connection is, and it sends again.
