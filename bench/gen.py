@@ -17,7 +17,7 @@ import random
 import sys
 import time
 import uuid
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 
 from websockets.asyncio.client import connect
 
@@ -50,7 +50,8 @@ class Phase:
         self.measure = spec.get("measure", True)
         self.latencies = []  # tap -> phone
         self.worst_by_second = defaultdict(float)  # the second a tap was due -> its worst
-        self.http = []  # tap -> HTTP answer
+        self.http = []  # tap's scheduled time -> HTTP answer
+        self.served = []  # the sending that was answered (not busy) -> its answer
         self.lag = []  # scheduled -> actually written
         self.delivered = 0
         self.expected = 0
@@ -59,6 +60,8 @@ class Phase:
         self.bells = []  # per bell: latency to each phone
         self.bell_expected = 0
         self.duration = spec["duration"]
+        self.busy = 0  # busy answers (503), each attempt
+        self.retried = 0  # taps that had one or more
 
 
 class Generator:
@@ -72,6 +75,8 @@ class Generator:
         self.watchers = Counter()  # (party, table) -> phones that show it
         self.bell_log = defaultdict(list)  # party -> [(scheduled time, phase, latencies)]
         self.versions = {}
+        self.held = {}  # (party, table) -> its taps waiting behind one the server turned away
+        self.busy_taps = set()  # the bodies of taps that were turned away at least once
         self.closed_early = 0
         self.unmatched = 0
         self.extra = 0
@@ -174,6 +179,11 @@ class Generator:
 
     # --- taps and bells ----------------------------------------------------------------------
     async def tap(self, party, table, sched, phase):
+        """A tap as the page's outbox sends it. Fired at its scheduled time (open-loop), unless
+        a tap of its table is waiting to be sent again after a busy answer (503): then it
+        queues behind that one, and the table's taps go in order, one at a time, as on the
+        page (static/parties/table.js), each after Retry-After stretched by up to as much again
+        at random, with the same tap id, until the server takes it."""
         pid = party["id"]
         key = (pid, table)
         seen = self.versions[key]
@@ -182,7 +192,28 @@ class Generator:
             phase.taps += 1
             phase.expected += self.watchers[key]
         self.sent[(pid, table, seen + 1)] = (sched, phase)
-        body = f"tap_id={uuid.uuid4()}&seen={seen}&outcome=miss".encode()
+        item = (f"tap_id={uuid.uuid4()}&seen={seen}&outcome=miss".encode(), sched, phase)
+        queue = self.held.get(key)
+        if queue is not None:
+            queue.append(item)
+            return
+        retry = await self.send_tap(party, table, item)
+        if retry is None:
+            return
+        queue = self.held[key] = deque([item])
+        while queue:
+            if retry is not None:
+                await asyncio.sleep(retry * random.uniform(1, 2))
+            retry = await self.send_tap(party, table, queue[0])
+            if retry is None:
+                queue.popleft()
+        del self.held[key]
+
+    async def send_tap(self, party, table, item):
+        """Send one tap once: the Retry-After seconds if the server turned it away, else None
+        (answered, or failed: a failure is counted, not sent again)."""
+        body, sched, phase = item
+        pid = party["id"]
         headers = {
             "Cookie": party["table_cookies"][str(table)],
             "Origin": self.origin,  # as a browser's fetch() sends it
@@ -190,26 +221,35 @@ class Generator:
             "Accept": "application/json",
             "Content-Type": "application/x-www-form-urlencoded",
         }
-        lag = now() - sched
+        sent = now()
+        lag = sent - sched
         try:
-            status, data = await self.pool.request(
-                "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body
+            status, data, answer_headers = await self.pool.request(
+                "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body, with_headers=True
             )
         except Exception as error:
             phase.statuses[f"error {type(error).__name__}"] += 1
-            return
+            return None
         done = now()
         try:
             answer = json.loads(data)
         except ValueError:
             answer = {"status": f"http {status}"}
         result = answer.get("status", f"http {status}")
+        if status == 503 and result == "busy":
+            phase.busy += 1
+            first = body not in self.busy_taps
+            self.busy_taps.add(body)
+            phase.retried += first
+            return float(answer_headers.get("retry-after") or 1)
         if phase.measure:
             phase.statuses[result] += 1
             phase.lag.append(lag)
             phase.http.append(done - sched)
+            phase.served.append(done - sent)
         if result == "stale":  # resync like a phone does: the next tap uses the true version
-            self.versions[key] = answer["version"]
+            self.versions[(pid, table)] = answer["version"]
+        return None
 
     async def ring(self, party, sched, phase):
         pid = party["id"]
@@ -335,7 +375,11 @@ class Generator:
                 "taps": phase.taps,
                 "taps_per_s": round(phase.taps / phase.duration, 1),
                 "tap_status": dict(phase.statuses),
+                "busy_answers": phase.busy,
+                "taps_sent_again": phase.retried,
                 "http_p99_ms": pct(phase.http, 99),
+                # the server's own answer time for the taps it took (a busy answer excluded)
+                "served_http_p99_ms": pct(phase.served, 99),
                 "gen_lag_p99_ms": pct(phase.lag, 99),
                 # where a tail comes from: a few bad seconds (a stall) or all of them (load)
                 "worst_seconds_ms": sorted(
