@@ -297,19 +297,16 @@ PARTY_CODE_FAILURE_WINDOW = 600
 PARTY_CREATE_MAX_PER_ADDRESS = int(os.environ.get("PARTY_CREATE_MAX_PER_ADDRESS", "20"))
 PARTY_CREATE_WINDOW = 60 * 60
 
-# Admission control for the scorekeeper's tap (parties/admission.py, docs/deploy.md): at most
-# BUNCO_TAP_SLOTS taps in the worker threads of a process at once, and a tap waits at most
-# BUNCO_TAP_WAIT seconds for one before it is answered 503 with Retry-After (the phone's outbox
-# keeps it and sends it again). Past the server's capacity the queue is bounded by these,
-# instead of growing until every tap waits seconds.
+# Admission control for the scorekeeper's tap (parties/admission.py, docs/deploy.md): a tap
+# not started within BUNCO_TAP_WAIT seconds of its arrival (its party's turn and a worker thread
+# both had) is answered 503 with Retry-After, and the phone's outbox sends it again. Past the
+# server's capacity this bounds the wait, instead of every tap queueing behind the backlog.
 try:
-    TAP_SLOTS = int(os.environ.get("BUNCO_TAP_SLOTS", "4"))
     TAP_WAIT = float(os.environ.get("BUNCO_TAP_WAIT", "0.3"))
-    if TAP_SLOTS < 1 or not 0 <= TAP_WAIT <= 60:
+    if not 0.01 <= TAP_WAIT <= 60:
         raise ValueError
 except ValueError:
     raise ImproperlyConfigured(
-        f"BUNCO_TAP_SLOTS={os.environ.get('BUNCO_TAP_SLOTS')!r}, "
-        f"BUNCO_TAP_WAIT={os.environ.get('BUNCO_TAP_WAIT')!r}: "
-        "say a whole number of slots (at least 1), and a wait of 0 to 60 seconds."
+        f"BUNCO_TAP_WAIT={os.environ.get('BUNCO_TAP_WAIT')!r}: say a number of seconds from "
+        "0.01 to 60."
     ) from None

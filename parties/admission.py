@@ -5,57 +5,84 @@ A server past its capacity cannot serve every tap; queued, the taps it cannot se
 tap wait behind them (bench/ S4 measured 25 s at twice the load, and a backlog that had not
 drained 30 s after the load fell back). Turned away, a tap waits on its phone instead, whose
 outbox keeps it and sends it again (same tap id, so it is stored once), while the taps the
-server does take stay fast and the load after a surge is served as before it.
+server does take stay fast.
 
-Per process and event loop: at most `TAP_SLOTS` taps run in the worker threads at once, and a
-tap may wait `TAP_WAIT` seconds (from its arrival, its party's turn included) for one; after
-that it is answered busy. Nothing has been read or written for it by then.
+What is bounded is the wait, not the number of taps at once: a tap must start within
+`TAP_WAIT` seconds of its arrival, both of its waits counted (its party's turn, in the event
+loop, and a worker thread, in the executor's queue). A tap not started by then is answered busy
+with nothing read or written for it. (A first version bounded the taps in flight with a
+semaphore held until the tap's pushes were sent; on a loaded event loop each slot was held for
+the loop's delays too, and four slots served a quarter of what the server could: S4's saves
+fell from ~270 to ~60 a second.) The worker threads themselves (the loop's default executor)
+bound the taps running at once, as before.
 """
 
 import asyncio
 import contextlib
-import weakref
+import threading
+import time
 
 from django.conf import settings
 
 RETRY_AFTER = 1  # seconds, as the header says it; the phone adds its own jitter
+NOT_STARTED = object()  # what a worker thread returns for a tap it found too late
 
 
 class Busy(Exception):
-    """The tap was not started: no slot freed within the wait."""
+    """The tap was not started by its deadline."""
 
 
-class Slots:
-    """The taps in flight of one process: `TAP_SLOTS` at a time, each event loop its own."""
+class Ticket:
+    """One tap's admission: started by `TAP_WAIT` seconds after it was made, or never. The
+    event loop (giving up at the deadline) and the worker thread (starting the tap) decide
+    under one lock, so a tap is either started or turned away, never both."""
 
     def __init__(self):
-        self._by_loop = weakref.WeakKeyDictionary()  # loop -> (limit, semaphore)
+        self.deadline = time.monotonic() + settings.TAP_WAIT
+        self._lock = threading.Lock()
+        self._state = "waiting"
 
-    def _semaphore(self):
-        loop = asyncio.get_running_loop()
-        limit = settings.TAP_SLOTS
-        held = self._by_loop.get(loop)
-        if held is None or held[0] != limit:  # a new limit (a test's settings) starts afresh
-            held = self._by_loop[loop] = (limit, asyncio.Semaphore(limit))
-        return held[1]
+    def _left(self):
+        return max(0.0, self.deadline - time.monotonic())
 
     @contextlib.asynccontextmanager
-    async def admitted(self, turn):
-        """Hold `turn` (an async context manager: the party's turn) and a slot for the block,
-        or raise Busy if both are not had within `TAP_WAIT` seconds."""
-        semaphore = self._semaphore()
+    async def holding(self, turn):
+        """Hold `turn` (an async context manager: the party's turn) for the block, if it is had
+        by the deadline; else Busy."""
         async with contextlib.AsyncExitStack() as held:
             try:
-                async with asyncio.timeout(settings.TAP_WAIT):
+                async with asyncio.timeout(self._left()):
                     await held.enter_async_context(turn)
-                    await semaphore.acquire()
             except TimeoutError:
                 raise Busy from None
-            held.callback(semaphore.release)
             yield
 
+    async def run(self, loop, call):
+        """`call()` in a worker thread, if one starts it by the deadline; else Busy (and the
+        thread that reaches it later drops it)."""
+        future = loop.run_in_executor(None, self._start_then, call)
+        done, _ = await asyncio.wait({future}, timeout=self._left())
+        if not done and self._give_up():
+            raise Busy
+        result = await future
+        if result is NOT_STARTED:
+            raise Busy
+        return result
 
-slots = Slots()
+    def _start_then(self, call):
+        with self._lock:
+            if self._state != "waiting" or time.monotonic() > self.deadline:
+                self._state = "turned away"
+                return NOT_STARTED
+            self._state = "started"
+        return call()
+
+    def _give_up(self):
+        with self._lock:
+            if self._state == "started":
+                return False
+            self._state = "turned away"
+            return True
 
 
 def busy_answer():

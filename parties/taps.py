@@ -10,9 +10,9 @@ party's taps (8 taps queued at one party held another party's tap up for 5 s). T
 held until the state after the tap is remembered, so the next tap of the party finds it and
 does not replay the round.
 
-Before it starts, a tap is admitted (parties.admission): if it cannot have its party's turn and
-one of the process's tap slots within a short wait, it is answered busy (503, Retry-After)
-with nothing read or written, and the phone's outbox sends it again.
+Before it starts, a tap is admitted (parties.admission): if it has not had its party's turn and
+a worker thread within a short wait, it is answered busy (503, Retry-After) with nothing read
+or written, and the phone's outbox sends it again.
 """
 
 import asyncio
@@ -122,12 +122,13 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
     call = functools.partial(
         _in_worker, loop, party_id, table_number, fields, links, session_key
     )
+    ticket = admission.Ticket()
     try:
-        async with admission.slots.admitted(_turns.of(party_id)):
+        async with ticket.holding(_turns.of(party_id)):
             # The loop's worker threads directly, without sync_to_async's copy of the caller's
             # context there and back (~8% of the interpreter's time in S2): the tap needs
             # nothing from it.
-            result, outbox = await loop.run_in_executor(None, call)
+            result, outbox = await ticket.run(loop, call)
             await announce.send_outbox(outbox)  # the table's phones first, then the answer
             return result
     except admission.Busy:
