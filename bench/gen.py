@@ -222,7 +222,7 @@ class Generator:
             "Content-Type": "application/x-www-form-urlencoded",
         }
         sent = now()
-        lag = sent - sched
+        first = body not in self.busy_taps
         try:
             status, data, answer_headers = await self.pool.request(
                 "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body, with_headers=True
@@ -236,15 +236,15 @@ class Generator:
         except ValueError:
             answer = {"status": f"http {status}"}
         result = answer.get("status", f"http {status}")
+        if first and phase.measure:  # how late the generator fired it (not a resend's wait)
+            phase.lag.append(sent - sched)
         if status == 503 and result == "busy":
             phase.busy += 1
-            first = body not in self.busy_taps
             self.busy_taps.add(body)
             phase.retried += first
             return float(answer_headers.get("retry-after") or 1)
         if phase.measure:
             phase.statuses[result] += 1
-            phase.lag.append(lag)
             phase.http.append(done - sched)
             phase.served.append(done - sent)
         if result == "stale":  # resync like a phone does: the next tap uses the true version
