@@ -25,6 +25,7 @@ from bench.rawhttp import Pool
 
 now = time.monotonic
 HEARTBEAT_S = 15.0  # as the page's heartbeat
+WINDOW_S = 5  # the phase's latency is also reported per slice of this many seconds (recovery)
 
 
 def pct(values, q):
@@ -50,6 +51,7 @@ class Phase:
         self.measure = spec.get("measure", True)
         self.latencies = []  # tap -> phone
         self.worst_by_second = defaultdict(float)  # the second a tap was due -> its worst
+        self.by_window = defaultdict(list)  # the WINDOW_S slice a tap was due in -> latencies
         self.http = []  # tap's scheduled time -> HTTP answer
         self.served = []  # the sending that was answered (not busy) -> its answer
         self.lag = []  # scheduled -> actually written
@@ -151,6 +153,7 @@ class Generator:
                         phase.worst_by_second[second] = max(
                             phase.worst_by_second[second], t - sched
                         )
+                        phase.by_window[int((sched - phase.start) // WINDOW_S)].append(t - sched)
                 elif kind == "bell":
                     log = self.bell_log[pid]
                     if bells < len(log):
@@ -182,8 +185,9 @@ class Generator:
         """A tap as the page's outbox sends it. Fired at its scheduled time (open-loop), unless
         a tap of its table is waiting to be sent again after a busy answer (503): then it
         queues behind that one, and the table's taps go in order, one at a time, as on the
-        page (static/parties/table.js), each after Retry-After stretched by up to as much again
-        at random, with the same tap id, until the server takes it."""
+        page (static/parties/table.js), each after Retry-After (doubled per busy answer in a
+        row, up to 8 s) stretched by up to as much again at random, with the same tap id, until
+        the server takes it."""
         pid = party["id"]
         key = (pid, table)
         seen = self.versions[key]
@@ -201,9 +205,14 @@ class Generator:
         if retry is None:
             return
         queue = self.held[key] = deque([item])
+        in_a_row = 0
         while queue:
-            if retry is not None:
-                await asyncio.sleep(retry * random.uniform(1, 2))
+            if retry is not None:  # as table.js serverBusy: doubled per busy answer in a row
+                wait = min(max(retry, 0.5) * 2 ** min(in_a_row, 3), 8)
+                in_a_row += 1
+                await asyncio.sleep(wait * random.uniform(1, 2))
+            else:
+                in_a_row = 0
             retry = await self.send_tap(party, table, queue[0])
             if retry is None:
                 queue.popleft()
@@ -345,9 +354,12 @@ class Generator:
         phases = [(Phase(spec), spec) for spec in self.plan["phases"]]
         start = now() + 1.0
         wall = time.time() + (start - now())
+        t0 = start
         for phase, spec in phases:
             phase.wall = (wall, wall + spec["duration"])
             wall += spec["duration"]
+            phase.start = t0
+            t0 += spec["duration"]
         loops = [self.party_loop(i, party, start, phases) for i, party in enumerate(self.parties)]
         if self.plan.get("bell"):
             loops += [self.bell_loop(party, start, phases) for party in self.parties]
@@ -390,6 +402,11 @@ class Generator:
                     phase.worst_by_second, key=phase.worst_by_second.get, reverse=True
                 )[:5],
                 "seconds_over_100ms": sum(v > 0.1 for v in phase.worst_by_second.values()),
+                # by when the taps were due: [seconds into the phase, p50, p99, delivered]
+                "by_window": [
+                    [k * WINDOW_S, pct(v, 50), pct(v, 99), len(v)]
+                    for k, v in sorted(phase.by_window.items())
+                ],
             }
             if phase.bells:
                 out["bell"] = {
