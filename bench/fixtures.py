@@ -48,6 +48,10 @@ def server_env(database):
         DJANGO_INSECURE_HTTP="1",
         DATABASE_URL=f"postgres://{database}@127.0.0.1:5432/{database}",
         REDIS_URL=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        # Redis pub/sub ignores database numbers: two runs at once on one Redis (two helpers'
+        # benches, whose fresh databases both number their first party 1) heard each other's
+        # pushes, counted as unmatched or as this run's versions. Each run names its own.
+        BUNCO_DEPLOYMENT_PREFIX=database,
         DJANGO_LOG_LEVEL="ERROR",
     )
     return env

@@ -77,7 +77,7 @@ class Generator:
         self.watchers = Counter()  # (party, table) -> phones that show it
         self.bell_log = defaultdict(list)  # party -> [(scheduled time, phase, latencies)]
         self.versions = {}
-        self.held = {}  # (party, table) -> its taps waiting behind one the server turned away
+        self.held = {}  # (party, table) -> its unanswered taps, in order (the page's outbox)
         self.busy_taps = set()  # the bodies of taps that were turned away at least once
         self.closed_early = 0
         self.unmatched = 0
@@ -182,12 +182,12 @@ class Generator:
 
     # --- taps and bells ----------------------------------------------------------------------
     async def tap(self, party, table, sched, phase):
-        """A tap as the page's outbox sends it. Fired at its scheduled time (open-loop), unless
-        a tap of its table is waiting to be sent again after a busy answer (503): then it
-        queues behind that one, and the table's taps go in order, one at a time, as on the
-        page (static/parties/table.js), each after Retry-After (doubled per busy answer in a
-        row, up to 8 s) stretched by up to as much again at random, with the same tap id, until
-        the server takes it."""
+        """A tap as the page's outbox sends it (static/parties/table.js): one of a table at a
+        time, in order. Sent at its scheduled time unless an earlier tap of its table is still
+        unanswered; then it waits behind that one. A tap the server turns away (503) or that
+        fails on the network is sent again, same tap id, after Retry-After (1 s for a failure)
+        doubled per failure in a row (up to 8 s) and stretched by up to as much again at
+        random, until the server takes it."""
         pid = party["id"]
         key = (pid, table)
         seen = self.versions[key]
@@ -201,26 +201,22 @@ class Generator:
         if queue is not None:
             queue.append(item)
             return
-        retry = await self.send_tap(party, table, item)
-        if retry is None:
-            return
         queue = self.held[key] = deque([item])
         in_a_row = 0
         while queue:
-            if retry is not None:  # as table.js serverBusy: doubled per busy answer in a row
-                wait = min(max(retry, 0.5) * 2 ** min(in_a_row, 3), 8)
-                in_a_row += 1
-                await asyncio.sleep(wait * random.uniform(1, 2))
-            else:
-                in_a_row = 0
             retry = await self.send_tap(party, table, queue[0])
             if retry is None:
                 queue.popleft()
+                in_a_row = 0
+                continue
+            wait = min(max(retry, 0.5) * 2 ** min(in_a_row, 3), 8)
+            in_a_row += 1
+            await asyncio.sleep(wait * random.uniform(1, 2))
         del self.held[key]
 
     async def send_tap(self, party, table, item):
-        """Send one tap once: the Retry-After seconds if the server turned it away, else None
-        (answered, or failed: a failure is counted, not sent again)."""
+        """Send one tap once: None once answered; else the seconds to wait before sending it
+        again (the Retry-After of a busy answer, 1 after a network failure, as the page)."""
         body, sched, phase = item
         pid = party["id"]
         headers = {
@@ -236,9 +232,10 @@ class Generator:
             status, data, answer_headers = await self.pool.request(
                 "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body, with_headers=True
             )
-        except Exception as error:
-            phase.statuses[f"error {type(error).__name__}"] += 1
-            return None
+        except Exception as error:  # the page's outbox goes "offline" and sends it again
+            phase.statuses[f"error {type(error).__name__} (sent again)"] += 1
+            self.busy_taps.add(body)
+            return 1.0
         done = now()
         try:
             answer = json.loads(data)
