@@ -10,11 +10,11 @@ server does take stay fast.
 What is bounded is the wait, not the number of taps at once: a tap must start within
 `TAP_WAIT` seconds of its arrival, both of its waits counted (its party's turn, in the event
 loop, and a worker thread, in the executor's queue). A tap not started by then is answered busy
-with nothing read or written for it. (A first version bounded the taps in flight with a
-semaphore held until the tap's pushes were sent; on a loaded event loop each slot was held for
-the loop's delays too, and four slots served a quarter of what the server could: S4's saves
-fell from ~270 to ~60 a second.) The worker threads themselves (the loop's default executor)
-bound the taps running at once, as before.
+with nothing read or written for it. The worker threads themselves (the loop's default
+executor) bound the taps running at once, as before. (A first version bounded the taps in
+flight, four slots held until the tap's pushes were sent; on a loaded event loop a slot is held
+for the loop's delays too. In S4 on a busy machine its saves fell from ~270 to ~60 a second;
+the phones' resends, then without back-off, were not told apart from it as the cause.)
 """
 
 import asyncio

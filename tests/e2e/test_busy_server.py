@@ -1,6 +1,6 @@
 """A scorekeeper's phone in Chromium meets a server turning taps away (parties.admission): the
 tap stays in the outbox as "server busy" (calm, not an error), the tap entered behind it waits
-its turn, and once the server has a slot both land, in order, each once.
+its turn, and once the server can start it both land, in order, each once.
 
 The server is a real daphne process in production mode whose admission wait is made short
 (0.2 s); another table's tap holds the party's turn, waiting inside on the party's row lock
