@@ -38,6 +38,10 @@ def server_env(database):
         # Production's: with the tests' 0.2 s, the stop after each run cut channels_redis's
         # unsubscribes short, and their tracebacks showed among the run's server errors.
         drain_linger="3",
+        # Redis pub/sub ignores database numbers: two runs at once on one Redis (two
+        # benches, whose fresh databases both number their first party 1) heard each other's
+        # pushes, counted as unmatched or as this run's versions. Each run names its own.
+        BUNCO_DEPLOYMENT_PREFIX=database.name,
         DJANGO_LOG_LEVEL="ERROR",
     )
 

@@ -17,7 +17,7 @@ import random
 import sys
 import time
 import uuid
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 
 from websockets.asyncio.client import connect
 
@@ -25,6 +25,7 @@ from bench.rawhttp import Pool
 
 now = time.monotonic
 HEARTBEAT_S = 15.0  # as the page's heartbeat
+WINDOW_S = 5  # the phase's latency is also reported per slice of this many seconds (recovery)
 
 
 def pct(values, q):
@@ -50,7 +51,9 @@ class Phase:
         self.measure = spec.get("measure", True)
         self.latencies = []  # tap -> phone
         self.worst_by_second = defaultdict(float)  # the second a tap was due -> its worst
-        self.http = []  # tap -> HTTP answer
+        self.by_window = defaultdict(list)  # the WINDOW_S slice a tap was due in -> latencies
+        self.http = []  # tap's scheduled time -> HTTP answer
+        self.served = []  # the sending that was answered (not busy) -> its answer
         self.lag = []  # scheduled -> actually written
         self.delivered = 0
         self.expected = 0
@@ -59,6 +62,8 @@ class Phase:
         self.bells = []  # per bell: latency to each phone
         self.bell_expected = 0
         self.duration = spec["duration"]
+        self.busy = 0  # busy answers (503), each attempt
+        self.retried = 0  # taps that had one or more
 
 
 class Generator:
@@ -72,6 +77,8 @@ class Generator:
         self.watchers = Counter()  # (party, table) -> phones that show it
         self.bell_log = defaultdict(list)  # party -> [(scheduled time, phase, latencies)]
         self.versions = {}
+        self.held = {}  # (party, table) -> its unanswered taps, in order (the page's outbox)
+        self.busy_taps = set()  # the bodies of taps that were turned away at least once
         self.closed_early = 0
         self.unmatched = 0
         self.extra = 0
@@ -146,6 +153,7 @@ class Generator:
                         phase.worst_by_second[second] = max(
                             phase.worst_by_second[second], t - sched
                         )
+                        phase.by_window[int((sched - phase.start) // WINDOW_S)].append(t - sched)
                 elif kind == "bell":
                     log = self.bell_log[pid]
                     if bells < len(log):
@@ -174,6 +182,12 @@ class Generator:
 
     # --- taps and bells ----------------------------------------------------------------------
     async def tap(self, party, table, sched, phase):
+        """A tap as the page's outbox sends it (static/parties/table.js): one of a table at a
+        time, in order. Sent at its scheduled time unless an earlier tap of its table is still
+        unanswered; then it waits behind that one. A tap the server turns away (503) or that
+        fails on the network is sent again, same tap id, after Retry-After (1 s for a failure)
+        doubled per failure in a row (up to 8 s) and stretched by up to as much again at
+        random, until the server takes it."""
         pid = party["id"]
         key = (pid, table)
         seen = self.versions[key]
@@ -182,7 +196,29 @@ class Generator:
             phase.taps += 1
             phase.expected += self.watchers[key]
         self.sent[(pid, table, seen + 1)] = (sched, phase)
-        body = f"tap_id={uuid.uuid4()}&seen={seen}&outcome=miss".encode()
+        item = (f"tap_id={uuid.uuid4()}&seen={seen}&outcome=miss".encode(), sched, phase)
+        queue = self.held.get(key)
+        if queue is not None:
+            queue.append(item)
+            return
+        queue = self.held[key] = deque([item])
+        in_a_row = 0
+        while queue:
+            retry = await self.send_tap(party, table, queue[0])
+            if retry is None:
+                queue.popleft()
+                in_a_row = 0
+                continue
+            wait = min(max(retry, 0.5) * 2 ** min(in_a_row, 3), 8)
+            in_a_row += 1
+            await asyncio.sleep(wait * random.uniform(1, 2))
+        del self.held[key]
+
+    async def send_tap(self, party, table, item):
+        """Send one tap once: None once answered; else the seconds to wait before sending it
+        again (the Retry-After of a busy answer, 1 after a network failure, as the page)."""
+        body, sched, phase = item
+        pid = party["id"]
         headers = {
             "Cookie": party["table_cookies"][str(table)],
             "Origin": self.origin,  # as a browser's fetch() sends it
@@ -190,26 +226,36 @@ class Generator:
             "Accept": "application/json",
             "Content-Type": "application/x-www-form-urlencoded",
         }
-        lag = now() - sched
+        sent = now()
+        first = body not in self.busy_taps
         try:
-            status, data = await self.pool.request(
-                "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body
+            status, data, answer_headers = await self.pool.request(
+                "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body, with_headers=True
             )
-        except Exception as error:
-            phase.statuses[f"error {type(error).__name__}"] += 1
-            return
+        except Exception as error:  # the page's outbox goes "offline" and sends it again
+            phase.statuses[f"error {type(error).__name__} (sent again)"] += 1
+            self.busy_taps.add(body)
+            return 1.0
         done = now()
         try:
             answer = json.loads(data)
         except ValueError:
             answer = {"status": f"http {status}"}
         result = answer.get("status", f"http {status}")
+        if first and phase.measure:  # how late the generator fired it (not a resend's wait)
+            phase.lag.append(sent - sched)
+        if status == 503 and result == "busy":
+            phase.busy += 1
+            self.busy_taps.add(body)
+            phase.retried += first
+            return float(answer_headers.get("retry-after") or 1)
         if phase.measure:
             phase.statuses[result] += 1
-            phase.lag.append(lag)
             phase.http.append(done - sched)
+            phase.served.append(done - sent)
         if result == "stale":  # resync like a phone does: the next tap uses the true version
-            self.versions[key] = answer["version"]
+            self.versions[(pid, table)] = answer["version"]
+        return None
 
     async def ring(self, party, sched, phase):
         pid = party["id"]
@@ -305,9 +351,12 @@ class Generator:
         phases = [(Phase(spec), spec) for spec in self.plan["phases"]]
         start = now() + 1.0
         wall = time.time() + (start - now())
+        t0 = start
         for phase, spec in phases:
             phase.wall = (wall, wall + spec["duration"])
             wall += spec["duration"]
+            phase.start = t0
+            t0 += spec["duration"]
         loops = [self.party_loop(i, party, start, phases) for i, party in enumerate(self.parties)]
         if self.plan.get("bell"):
             loops += [self.bell_loop(party, start, phases) for party in self.parties]
@@ -335,7 +384,11 @@ class Generator:
                 "taps": phase.taps,
                 "taps_per_s": round(phase.taps / phase.duration, 1),
                 "tap_status": dict(phase.statuses),
+                "busy_answers": phase.busy,
+                "taps_sent_again": phase.retried,
                 "http_p99_ms": pct(phase.http, 99),
+                # the server's own answer time for the taps it took (a busy answer excluded)
+                "served_http_p99_ms": pct(phase.served, 99),
                 "gen_lag_p99_ms": pct(phase.lag, 99),
                 # where a tail comes from: a few bad seconds (a stall) or all of them (load)
                 "worst_seconds_ms": sorted(
@@ -346,6 +399,11 @@ class Generator:
                     phase.worst_by_second, key=phase.worst_by_second.get, reverse=True
                 )[:5],
                 "seconds_over_100ms": sum(v > 0.1 for v in phase.worst_by_second.values()),
+                # by when the taps were due: [seconds into the phase, p50, p99, delivered]
+                "by_window": [
+                    [k * WINDOW_S, pct(v, 50), pct(v, 99), len(v)]
+                    for k, v in sorted(phase.by_window.items())
+                ],
             }
             if phase.bells:
                 out["bell"] = {

@@ -6,7 +6,8 @@ from urllib.parse import parse_qsl
 
 
 async def read_response(reader):
-    """(status, body bytes) of one response; handles Content-Length and chunked bodies."""
+    """(status, body bytes, keep-alive, headers) of one response; handles Content-Length and
+    chunked bodies."""
     head = await reader.readuntil(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     status = int(lines[0].split(" ", 2)[1])
@@ -26,7 +27,7 @@ async def read_response(reader):
     else:
         body = await reader.readexactly(int(headers.get("content-length", "0")))
     keep = headers.get("connection", "").lower() != "close"
-    return status, body, keep
+    return status, body, keep, headers
 
 
 class Pool:
@@ -39,7 +40,7 @@ class Pool:
         self.open = 0
         self.sem = asyncio.Semaphore(limit)
 
-    async def request(self, method, path, headers=None, body=b""):
+    async def request(self, method, path, headers=None, body=b"", *, with_headers=False):
         async with self.sem:
             if self.idle:
                 reader, writer = self.idle.pop()
@@ -52,7 +53,7 @@ class Pool:
             lines.append(f"Content-Length: {len(body)}")
             writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
             try:
-                status, data, keep = await read_response(reader)
+                status, data, keep, answer_headers = await read_response(reader)
             except Exception:
                 writer.close()
                 self.open -= 1
@@ -62,7 +63,7 @@ class Pool:
             else:
                 writer.close()
                 self.open -= 1
-            return status, data
+            return (status, data, answer_headers) if with_headers else (status, data)
 
     def close(self):
         for _reader, writer in self.idle:

@@ -297,3 +297,17 @@ PARTY_CODE_FAILURE_WINDOW = 600
 # what stops a script filling the database.
 PARTY_CREATE_MAX_PER_ADDRESS = int(os.environ.get("PARTY_CREATE_MAX_PER_ADDRESS", "20"))
 PARTY_CREATE_WINDOW = 60 * 60
+
+# Admission control for the scorekeeper's tap (parties/admission.py, docs/deploy.md): a tap
+# not started within BUNCO_TAP_WAIT seconds of its arrival (its party's turn and a worker thread
+# both had) is answered 503 with Retry-After, and the phone's outbox sends it again. Past the
+# server's capacity this bounds the wait, instead of every tap queueing behind the backlog.
+try:
+    TAP_WAIT = float(os.environ.get("BUNCO_TAP_WAIT", "0.3"))
+    if not 0.01 <= TAP_WAIT <= 60:
+        raise ValueError
+except ValueError:
+    raise ImproperlyConfigured(
+        f"BUNCO_TAP_WAIT={os.environ.get('BUNCO_TAP_WAIT')!r}: say a number of seconds from "
+        "0.01 to 60."
+    ) from None

@@ -22,7 +22,13 @@ def _wants_json(request):
 
 def _answer(request, back, payload, status=200):
     if _wants_json(request):
-        return JsonResponse(payload, status=status)
+        response = JsonResponse(payload, status=status)
+        if "retry_after" in payload:  # a tap turned away (parties.admission)
+            response["Retry-After"] = str(payload["retry_after"])
+            # The server shedding load as designed, not an error: django.request would log
+            # every one (thousands a second in a surge); the lean entry logs none either.
+            response._has_been_logged = True
+        return response
     if status >= 400 or payload.get("status") == "ask_call":
         messages.error(request, payload.get("message") or "Did they call it? Enter it again.")
     return redirect(back)
@@ -40,6 +46,10 @@ async def roll_create(request, party_id, number):
     status, payload = await taps.record(
         party_id, number, fields, links=lambda: request.session.get(access.SESSION_LINKS, [])
     )
+    if payload["status"] == "busy" and not _wants_json(request):
+        # A plain form has no outbox to send it again: the scorekeeper does.
+        payload = {**payload, "message": "The server is busy: this roll was not saved. "
+                   "Enter it again in a moment."}
     return _answer(request, back, payload, status)
 
 

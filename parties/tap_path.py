@@ -217,5 +217,7 @@ def _security_headers(secure):
 async def _send_json(send, status, payload, *, secure):
     body = json.dumps(payload).encode()
     headers = [*_security_headers(secure), (b"content-length", str(len(body)).encode())]
+    if "retry_after" in payload:  # a tap turned away (parties.admission): when to send again
+        headers.append((b"retry-after", str(payload["retry_after"]).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -9,15 +9,20 @@ party's row lock, they held the pool's few threads, and a busy party stalled eve
 party's taps (8 taps queued at one party held another party's tap up for 5 s). The turn is
 held until the state after the tap is remembered, so the next tap of the party finds it and
 does not replay the round.
+
+Before it starts, a tap is admitted (parties.admission): if it has not had its party's turn and
+a worker thread within a short wait, it is answered busy (503, Retry-After) with nothing read
+or written, and the phone's outbox sends it again.
 """
 
 import asyncio
+import contextlib
 import functools
 import uuid
 
 from django.db import connections
 
-from parties import announce, play
+from parties import admission, announce, play
 from parties.services import PartyError
 from scoring import InvalidRoll
 
@@ -89,13 +94,14 @@ class PartyTurns:
     def __init__(self):
         self._locks = {}  # (loop, party id) -> [lock, holders and waiters]
 
-    async def __call__(self, party_id, work):
+    @contextlib.asynccontextmanager
+    async def of(self, party_id):
         key = (asyncio.get_running_loop(), party_id)
         entry = self._locks.setdefault(key, [asyncio.Lock(), 0])
         entry[1] += 1
         try:
             async with entry[0]:
-                return await work()
+                yield
         finally:
             entry[1] -= 1
             if entry[1] == 0:
@@ -109,21 +115,24 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
     """Record the tap (`fields` from tap_fields) for a session: the ids of its redeemed links
     as `links()` gives them (called in the worker thread: it may load the session), or the
     database session `session_key` (read with the tap's statements). The phone's answer as
-    `answer` gives it; the table's phones are sent its update before this returns."""
+    `answer` gives it, or busy (admission.busy_answer: 503, nothing read or written) when the
+    tap could not start within the admission's wait; the table's phones are sent its update
+    before this returns."""
     loop = asyncio.get_running_loop()
     call = functools.partial(
         _in_worker, loop, party_id, table_number, fields, links, session_key
     )
-
-    async def work():
-        # The loop's worker threads directly, without sync_to_async's copy of the caller's
-        # context there and back (~8% of the interpreter's time in S2): the tap needs nothing
-        # from it.
-        result, outbox = await loop.run_in_executor(None, call)
-        await announce.send_outbox(outbox)  # the table's phones first, then the answer
-        return result
-
-    return await _turns(party_id, work)
+    ticket = admission.Ticket()
+    try:
+        async with ticket.holding(_turns.of(party_id)):
+            # The loop's worker threads directly, without sync_to_async's copy of the caller's
+            # context there and back (~8% of the interpreter's time in S2): the tap needs
+            # nothing from it.
+            result, outbox = await ticket.run(loop, call)
+            await announce.send_outbox(outbox)  # the table's phones first, then the answer
+            return result
+    except admission.Busy:
+        return admission.busy_answer()
 
 
 def _in_worker(loop, party_id, table_number, fields, links, session_key):

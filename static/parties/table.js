@@ -12,12 +12,13 @@
   const WORDS = {
     pending: "sending…",
     offline: "offline, sends when back",
+    busy: "server busy, will resend",
     asking: "waiting for “did they call it?”",
     held_back: "held back (a tap before it was not saved): not sent",
     saved: "saved",
   };
-  const SENDABLE = new Set(["pending", "offline"]);
-  const UNSAVED = new Set(["pending", "offline", "asking"]);  // will change the table's version
+  const SENDABLE = new Set(["pending", "offline", "busy"]);
+  const UNSAVED = new Set(["pending", "offline", "busy", "asking"]);  // will change the table's version
   const STALE_QUESTION = "Another phone entered a roll here just now: is yours a different roll?";
   // Nobody reads a screen in 20 ms: a roll begun this soon after the table changed was begun on
   // what the screen showed before the change.
@@ -25,6 +26,8 @@
 
   let sending = false;
   let retryDelay = 1000;
+  let busyUntil = 0;  // the server said "busy, retry after": nothing goes before then
+  let busyInARow = 0;  // busy answers since the server last took a tap
   let pendingFaces = [];
   let started = null;  // what the screen showed when the roll being entered was begun
   let lastSaved = null;  // the label of the last tap the server took, for the status line
@@ -247,7 +250,7 @@
     table.querySelectorAll(".side-pending").forEach((el) => el.remove());
     const bySide = new Map();
     for (const i of load()) {
-      if (i.kind !== "roll" || i.state !== "offline" || i.fields.round !== table.dataset.round) continue;
+      if (i.kind !== "roll" || !(i.state === "offline" || i.state === "busy") || i.fields.round !== table.dataset.round) continue;
       const key = i.side == null ? 0 : i.side;
       const now = bySide.get(key) || { points: 0, rolls: 0, known: true };
       now.rolls += 1;
@@ -275,7 +278,7 @@
   }
 
   async function flush() {
-    if (sending) return;
+    if (sending || Date.now() < busyUntil) return;
     const item = firstSendable(load());
     if (!item) return;
     sending = true;
@@ -291,7 +294,9 @@
     }
     try { data = await response.json(); } catch (e) { data = null; }
     if (!data && response.status >= 500) return wentOffline();  // a server restarting: retry
+    if (response.status === 503 && data && data.status === "busy") return serverBusy(item.id, response, data);
     retryDelay = 1000;
+    busyInARow = 0;
     sending = false;
     answered(item.id, response, data || { message: `The server answered ${response.status}.` });
     flush();
@@ -303,6 +308,25 @@
     render();
     setTimeout(flush, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 15000);
+  }
+
+  // The server turned the tap away unstarted (nothing saved): it stays first in the outbox,
+  // with the same id, and goes again after the Retry-After the server asked for, doubled for
+  // each busy answer in a row (up to 8 s), and stretched by up to as much again at random, so
+  // a room's phones do not come back in one wave. Each resend costs the server about half a
+  // tap (bench/ S4): resent every second or two by a whole room, they kept it full after the
+  // load had fallen back.
+  function serverBusy(id, response, data) {
+    const asked = Number(response.headers.get("Retry-After")) || Number(data.retry_after) || 1;
+    const seconds = Math.min(Math.max(asked, 0.5) * 2 ** Math.min(busyInARow, 3), 8);
+    busyInARow += 1;
+    const wait = seconds * 1000 * (1 + Math.random());
+    busyUntil = Date.now() + wait;
+    sending = false;
+    retryDelay = 1000;
+    if (find(id)) update(id, () => ({ state: "busy" }));
+    render();
+    setTimeout(flush, wait + 10);
   }
 
   function answered(id, response, data) {

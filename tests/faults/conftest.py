@@ -61,8 +61,9 @@ def daphnes(pg, redis):
     """Start daphne processes on demand (same database, same Redis); all stopped at the end."""
     started = []
 
-    def start(port=None):
-        server = Daphne(servers_env(pg, redis), port).start()
+    def start(port=None, **settings):
+        """A process on `port` (a free one if None), with any of the app's `settings` (env)."""
+        server = Daphne(servers_env(pg, redis, **settings), port).start()
         started.append(server)
         return server
 

@@ -1,0 +1,83 @@
+"""A server past its capacity turns taps away instead of queueing them (parties.admission): a
+real daphne process in production mode, its admission wait made short (0.2 s), and one tap of
+the party held inside it, waiting on the party's row lock (held from outside the app) with the
+party's turn. Every other tap of the party, through either way in, is answered 503 busy with
+Retry-After while that one is still held, and nothing is written for it; sent again after the
+Retry-After as the page's outbox does (same tap id), each is stored exactly once, and other
+requests are served meanwhile."""
+
+import time
+import urllib.request
+import uuid
+
+from tests.faults.db import PartyLock
+from tests.faults.party import MISS, SCORE
+from tests.faults.phone import Phone
+
+
+def outbox_send(phone, table, tap_id, seen, dice, limit=20):
+    """The page's outbox: send, and on a busy answer wait the Retry-After and send the same
+    tap again. (answer, busy answers had)."""
+    busy = 0
+    while True:
+        answer = phone.tap_once(table, tap_id, seen, dice=dice)
+        if answer.status != 503:
+            return answer, busy
+        busy += 1
+        assert busy < limit, f"still busy after {limit} tries: {answer}"
+        time.sleep(int(answer.headers["Retry-After"]))
+
+
+def assert_busy(answer):
+    assert answer.status == 503, answer
+    assert answer.headers["Retry-After"] == "1"
+    assert answer.headers["Content-Type"] == "application/json"
+    assert answer.json["status"] == "busy" and answer.json["retry_after"] == 1, answer
+
+
+def test_taps_the_server_cannot_start_are_answered_busy_and_each_is_stored_once_when_resent(
+    pg, make_party, daphnes
+):
+    server = daphnes(BUNCO_TAP_WAIT="0.2")
+    party = make_party()
+    Phone(server, party, party.host_token).start_round()
+    holder = Phone(server, party, party.table_tokens[3])
+    keepers = {t: Phone(server, party, party.table_tokens[t]) for t in (1, 2)}
+    round_id = pg.current_round(party.id)[0]
+    taps = {t: uuid.uuid4() for t in keepers}
+    held_tap = uuid.uuid4()
+    before = pg.snapshot(party.id)
+
+    with PartyLock(pg, party.id) as lock:
+        # Table 3's tap takes the party's turn and waits inside on the row lock.
+        lock.send("held", lambda: holder.tap_once(3, held_tap, 0, dice=SCORE))
+        for table, keeper in keepers.items():
+            assert_busy(keeper.tap_once(table, taps[table], 0, dice=SCORE))
+        # Django's view answers the same (a body over the lean entry's size is Django's).
+        via_django = keepers[1].post(
+            f"/parties/{party.id}/table/1/rolls/",
+            {"tap_id": str(taps[1]), "seen": "0", "round": str(keepers[1].round_id),
+             "dice": "1,2,3", "note": "x" * 5000},
+            page=f"/parties/{party.id}/table/1/",
+        )
+        assert_busy(via_django)
+        with urllib.request.urlopen(server.url + "/healthz", timeout=5) as health:
+            assert health.status == 200  # the rest of the server is not held up
+        assert pg.snapshot(party.id) == before  # nothing was written for a busy tap
+        held = lock.release()["held"]
+    assert held.status == 200 and held.json["status"] == "saved", held
+
+    versions = {}
+    for table, keeper in keepers.items():
+        answer, _busy = outbox_send(keeper, table, taps[table], 0, SCORE)
+        assert answer.status == 200 and answer.json["status"] == "saved", answer
+        versions[table] = answer.json["version"]
+        again = keeper.tap_once(table, taps[table], 0, dice=SCORE)
+        assert again.json["status"] == "duplicate", again
+    next_tap = uuid.uuid4()  # and the table goes on as usual
+    answer, _busy = outbox_send(keepers[2], 2, next_tap, versions[2], MISS)
+    assert answer.json["status"] == "saved", answer
+
+    stored = [row[2] for row in pg.rolls(round_id)]
+    assert sorted(stored) == sorted([*map(str, taps.values()), str(next_tap), str(held_tap)])
+    assert len(stored) == len(set(stored)) == 4  # each exactly once

@@ -1,0 +1,185 @@
+"""Admission control for the tap (parties.admission): a tap that has not had its party's turn and
+a worker thread within TAP_WAIT of its arrival is answered busy (503, Retry-After), unstarted,
+through either way in, and the same tap sent again later is stored once.
+
+What the tap waits for (the party's turn, the one worker thread) is held here by the test
+itself until the tap has its answer, so each decision is made on a known state, not on
+timing."""
+
+import asyncio
+import contextlib
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import HttpCommunicator
+
+from bunco_site.asgi import application, django_asgi_app
+from parties import admission, tap_path, taps
+from tests.parties.test_settings import BASE_ENV, ROOT
+from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap
+
+
+@pytest.fixture
+def short_wait(settings):
+    settings.TAP_WAIT = 0.05
+    return settings
+
+
+@contextlib.contextmanager
+def one_worker_thread():
+    """The running loop's worker threads made one, and that one kept busy until the block
+    ends: a tap reaching the executor now waits in its queue."""
+    loop = asyncio.get_running_loop()
+    executor = ThreadPoolExecutor(max_workers=1)
+    loop.set_default_executor(executor)
+    release = threading.Event()
+    executor.submit(release.wait, 30)
+    try:
+        yield
+    finally:
+        release.set()
+        executor.shutdown(wait=True)
+
+
+def recorder():
+    calls = []
+    return calls, lambda: calls.append("ran") or "answer"
+
+
+@pytest.mark.asyncio
+async def test_a_tap_that_starts_within_its_wait_is_run(short_wait):
+    calls, call = recorder()
+    ticket = admission.Ticket()
+    async with ticket.holding(taps._turns.of(7)):
+        assert await ticket.run(asyncio.get_running_loop(), call) == "answer"
+    assert calls == ["ran"]
+    assert taps._turns._locks == {}
+
+
+@pytest.mark.asyncio
+async def test_a_tap_no_worker_thread_starts_within_its_wait_is_turned_away_and_never_run(
+    short_wait
+):
+    calls, call = recorder()
+    with one_worker_thread():
+        with pytest.raises(admission.Busy):
+            await admission.Ticket().run(asyncio.get_running_loop(), call)
+    assert calls == []  # the thread that reached it afterwards dropped it
+
+
+@pytest.mark.asyncio
+async def test_a_tap_waiting_for_a_worker_thread_is_run_if_one_frees_in_time(short_wait):
+    short_wait.TAP_WAIT = 30
+    calls, call = recorder()
+    loop = asyncio.get_running_loop()
+    executor = ThreadPoolExecutor(max_workers=1)
+    loop.set_default_executor(executor)
+    release = threading.Event()
+    executor.submit(release.wait, 30)
+    waiting = asyncio.create_task(admission.Ticket().run(loop, call))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    release.set()
+    assert await waiting == "answer" and calls == ["ran"]
+    executor.shutdown(wait=True)
+
+
+def test_a_worker_thread_reaching_a_tap_after_its_deadline_drops_it(settings):
+    settings.TAP_WAIT = 0.01
+    calls, call = recorder()
+    ticket = admission.Ticket()
+    ticket.deadline -= 1  # as if the thread reached it a second late, the loop not yet awake
+    assert ticket._start_then(call) is admission.NOT_STARTED
+    assert calls == []
+    assert ticket._give_up()  # and the loop, waking, answers busy
+
+
+def test_a_tap_started_before_the_loop_gives_up_is_not_turned_away(settings):
+    settings.TAP_WAIT = 30
+    ticket = admission.Ticket()
+    assert ticket._start_then(lambda: "answer") == "answer"
+    assert not ticket._give_up()  # started: the loop waits for its answer
+
+
+@pytest.mark.asyncio
+async def test_a_tap_waiting_past_its_wait_for_its_partys_turn_is_turned_away(short_wait):
+    """The wait counts from the tap's arrival, its party's turn included; a tap of another
+    party is not held up, and the refused tap leaves nothing behind."""
+    calls, call = recorder()
+    async with taps._turns.of(7):
+        with pytest.raises(admission.Busy):
+            async with admission.Ticket().holding(taps._turns.of(7)):
+                calls.append("held the turn")
+        async with admission.Ticket().holding(taps._turns.of(8)):
+            calls.append("another party")
+    assert calls == ["another party"]
+    assert taps._turns._locks == {}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("door", ["lean", "django"])
+async def test_a_busy_tap_is_answered_503_with_retry_after_and_stored_once_when_sent_again(
+    short_wait, door
+):
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    app = tap_path.TapPath(django) if door == "lean" else django_asgi_app
+    first = tap(0)
+
+    async with taps._turns.of(party.id):  # the party's turn held past the tap's wait
+        busy = await post(app, keeper, 2, first)
+        health = await HttpCommunicator(
+            application, "GET", "/healthz", headers=[(b"host", b"localhost")]
+        ).get_response()
+    assert busy["status"] == 503
+    headers = {name.lower(): value for name, value in busy["headers"]}
+    assert headers[b"retry-after"] == str(admission.RETRY_AFTER).encode()
+    assert headers[b"content-type"] == b"application/json"
+    assert busy["json"]["status"] == "busy" and busy["json"]["retry_after"] == 1
+    assert "sent again" in busy["json"]["message"]
+    assert health["status"] == 200  # other requests are not affected
+    assert await rolls_at(party, 2) == []  # nothing written for it
+
+    saved = await post(app, keeper, 2, first)  # the outbox sends the same tap again
+    assert saved["status"] == 200 and saved["json"]["status"] == "saved"
+    again = await post(app, keeper, 2, first)
+    assert again["json"]["status"] == "duplicate"
+    assert len(await rolls_at(party, 2)) == 1
+    assert django.calls == 0  # the lean door answered its taps itself, busy ones too
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_busy_form_post_without_javascript_goes_back_to_the_table_page_unsaved(
+    short_wait
+):
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    async with taps._turns.of(party.id):
+        answer = await post(django_asgi_app, keeper, 2, tap(0), accept="text/html")
+    assert answer["status"] == 302  # back to the table page, with the message
+    assert await rolls_at(party, 2) == []
+
+
+def settings_in_a_new_process(**env):
+    code = "import django; django.setup(); from django.conf import settings as s; print(s.TAP_WAIT)"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**BASE_ENV, "DJANGO_SETTINGS_MODULE": "bunco_site.settings", **env},
+    )
+
+
+@pytest.mark.parametrize("wait", ["0", "-1", "61", "soon"])
+def test_the_settings_refuse_a_wait_that_admits_nothing_or_is_not_one(wait):
+    result = settings_in_a_new_process(BUNCO_TAP_WAIT=wait)
+    assert result.returncode != 0
+    assert "BUNCO_TAP_WAIT" in result.stderr
+
+
+def test_by_default_a_tap_waits_at_most_300_ms_to_start():
+    assert settings_in_a_new_process().stdout.split() == ["0.3"]
+    assert settings_in_a_new_process(BUNCO_TAP_WAIT="1.5").stdout.split() == ["1.5"]
