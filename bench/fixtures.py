@@ -146,11 +146,11 @@ def table_html_bytes(party_id):
 
 
 def _table_html_bytes(party_id):
-    from parties import live, state
+    from parties import fragments, state
     from parties.models import Party
 
     party = Party.objects.get(pk=party_id)
     round_ = party.rounds.get(status="playing")
     live_round = state.load(round_, party.rules)
-    html = live.render_table(party_id=party.id, live=live_round, number=1, seq=party.seq)
+    html = fragments.render_table(party_id=party.id, live=live_round, number=1, seq=party.seq)
     return len(json.dumps(html)) - 2  # as it travels, escaped inside the JSON message

@@ -44,6 +44,7 @@ import uuid
 
 now = time.monotonic
 HEARTBEAT_S = 15.0
+BUSY_MOST = 20  # busy answers one tap may meet before the bench gives it up
 LIVE_DIV = re.compile(rb'<div id="live"([^>]*)>')
 ATTR = re.compile(rb'data-(seq|round|tables)="([^"]*)"')
 
@@ -239,6 +240,7 @@ class Phone:
         self.path, self.cookie, self.view = spec["path"], spec["cookie"], spec["view"]
         self.tables = ",".join(str(t) for t in spec["tables"])
         self.last_seq = 0
+        self.greeted = False  # the first socket's hello was compared with the page
         self.round = None  # the round the page shows (data-round)
         self.ws = None
         self.ever_opened = False
@@ -307,6 +309,12 @@ class Phone:
             return
         message = json.loads(text)
         kind = message.get("type")
+        if kind == "hello":  # the page's first socket compares it with what it fetched
+            if not self.greeted:
+                self.greeted = True
+                if message["seq"] > self.last_seq:
+                    self.resync()
+            return
         if kind == "table":
             return  # applied in place (a table of another round makes the page refetch)
         if kind == "resync":
@@ -450,7 +458,10 @@ class Generator:
         """A quick-button roll at `table`; retried with the version a stale answer gives."""
         pid = self.party["id"]
         tap_id = uuid.uuid4()  # a tap sent again is the same tap: the server saves it once
-        for _attempt in range(3):
+        busy = 0
+        attempt = 0
+        while attempt < 3:
+            attempt += 1
             seen = self.versions.get(table, 0)
             body = f"tap_id={tap_id}&seen={seen}&outcome={outcome}"
             if closing and self.plan["target"] == "baseline":
@@ -472,6 +483,15 @@ class Generator:
                 self.errors[f"tap resent: {type(error).__name__}"] += 1
                 continue
             answer = json.loads(data) if data.startswith(b"{") else {}
+            if status == 503 and answer.get("status") == "busy" and busy < BUSY_MOST:
+                # turned away unstarted (parties/admission.py): the page's outbox sends the
+                # same tap again after Retry-After, doubled per busy answer, x1-2 at random
+                self.errors["tap busy, sent again"] += 1
+                delay = min(8.0, answer.get("retry_after", 1) * 2**busy)
+                busy += 1
+                attempt -= 1
+                await asyncio.sleep(delay * (1 + random.random()))
+                continue
             if answer.get("status") == "stale":
                 self.versions[table] = answer["version"]
                 continue

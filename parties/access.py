@@ -76,7 +76,7 @@ def _grant(request, name, item):
 
 
 @dataclass(frozen=True)
-class Access:
+class Grant:
     """What one browser may do at one party."""
 
     party: Party
@@ -105,9 +105,9 @@ class Access:
         return "player"
 
 
-def access_for(session, party):
+def grant_for(session, party):
     """The access a session holds at `party`, from its live (unrevoked) links."""
-    return _access(session, party, _live_links(session, party.id))
+    return _grant_of_links(session, party, _live_links(session, party.id))
 
 
 def _live_links(session, party_id):
@@ -118,7 +118,7 @@ def _live_links(session, party_id):
     return list(links.select_related("table", "party").order_by())
 
 
-def _access(session, party, links):
+def _grant_of_links(session, party, links):
     rows = (
         (
             link.role,
@@ -141,7 +141,7 @@ def grant_of(party, rows, *, by_code=False):
             tables.add(table_number)
         else:
             players.add(player_id)
-    return Access(party, host, frozenset(tables), frozenset(players), by_code)
+    return Grant(party, host, frozenset(tables), frozenset(players), by_code)
 
 
 def require(request, party_id, check):
@@ -149,18 +149,18 @@ def require(request, party_id, check):
     links = _live_links(request.session, party_id)
     # A link brings its party along (one query on the hot path); the code or nothing needs a look.
     party = links[0].party if links else get_object_or_404(Party, pk=party_id)
-    access = _access(request.session, party, links)
-    if not check(access):
+    grant = _grant_of_links(request.session, party, links)
+    if not check(grant):
         raise PermissionDenied("This link does not give you that at this party.")
-    return party, access
+    return party, grant
 
 
 def require_host(request, party_id):
-    return require(request, party_id, lambda access: access.host)
+    return require(request, party_id, lambda grant: grant.host)
 
 
 def require_any(request, party_id):
-    return require(request, party_id, lambda access: access.any)
+    return require(request, party_id, lambda grant: grant.any)
 
 
 # Limits on what anyone may try without a link: counters in the cache (Redis in production, so

@@ -24,7 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from parties import live
+from parties import fragments
 
 logger = logging.getLogger(__name__)
 RECOVERY_INTERVAL = 1.0  # seconds between attempts to reach the channel layer again
@@ -183,7 +183,7 @@ def _recover():
 
 def table_push(party_id, seq, live_round, number):
     """A table's update as it travels: its group and the one text every phone there gets."""
-    html = live.render_table(party_id=party_id, live=live_round, number=number, seq=seq)
+    html = fragments.render_table(party_id=party_id, live=live_round, number=number, seq=seq)
     message = {
         "type": "table",
         "seq": seq,

@@ -22,11 +22,11 @@ logger = logging.getLogger(__name__)
 
 
 @database_sync_to_async
-def _access(session, party_id):
+def _grant_and_tables(session, party_id):
     party = Party.objects.filter(pk=party_id).first()
     if party is None:
         return None, 0
-    return access.access_for(session, party), party.tables.count()
+    return access.grant_for(session, party), party.tables.count()
 
 
 @database_sync_to_async
@@ -49,7 +49,7 @@ def _still_let_in(session_key, party_id):
     if party is None:
         return False
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=session_key)
-    return access.access_for(session, party).any
+    return access.grant_for(session, party).any
 
 
 class PartyConsumer(AsyncWebsocketConsumer):
@@ -95,7 +95,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         party_id = self.scope["url_route"]["kwargs"]["party_id"]
-        grant, table_count = await _access(self.scope["session"], party_id)
+        grant, table_count = await _grant_and_tables(self.scope["session"], party_id)
         if grant is None or not grant.any:
             await self.close(code=4403)
             return

@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from parties import announce, state
 from parties.models import Correction, LateTap, Party, Roll, Round, RoundBell
-from parties.play import StaleTap, _bump_party, _bump_round, _current_round, _playing_round
+from parties.party_seq import party_changed, seq_bump
+from parties.play import StaleTap, _bump_round, _current_round, _playing_round
 from parties.round_close import (
     close_round,
     recompute_closed,
@@ -246,8 +247,7 @@ def late_tap_dismiss(*, party: Party, late_tap_id: int, by: str) -> Correction:
     LateTap.objects.filter(pk=late.pk).update(
         status=LateTap.Status.DISMISSED, resolved_by=correction
     )
-    _bump_party(party)
-    announce.on_commit_round(party, "corrected")
+    party_changed(party, "corrected")
     return correction
 
 
@@ -289,7 +289,7 @@ def _settle_playing(party, round_, correction, tables, doing="undo that roll"):
     live = _replay(round_, party.rules, doing)  # a void changes history: replay
     if not live.state.bell and round_.bell_at:
         Round.objects.filter(pk=round_.pk).update(bell_at=None)
-    _bump_party(party)  # the bell, or a table's result, may have been undone
+    seq_bump(party)  # the bell, or a table's result, may have been undone
     _finish(
         correction,
         [f"{_name(round_)}, table {n}: {' – '.join(map(str, live.table(n).points))}"

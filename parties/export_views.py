@@ -27,14 +27,14 @@ def _download(body, content_type, disposition):
 @never_cache
 @require_GET
 def results_csv(request, party_id):
-    party, _access = access.require_any(request, party_id)  # whoever may see the results page
+    party, _grant = access.require_any(request, party_id)  # whoever may see the results page
     return _csv_file(party, "results", exports.standings_table(party))
 
 
 @never_cache
 @require_GET
 def rolls_csv(request, party_id):
-    party, _access = access.require_host(request, party_id)  # the host's roll list, as a file
+    party, _grant = access.require_host(request, party_id)  # the host's roll list, as a file
     return _csv_file(party, "rolls", exports.rolls_table(party))
 
 
@@ -48,7 +48,7 @@ def _csv_file(party, what, table):
 @never_cache
 @require_GET
 def export_json(request, party_id):
-    party, _access = access.require_host(request, party_id)
+    party, _grant = access.require_host(request, party_id)
     text = document_json(exports.party_document(party))
     return _download(
         text.encode("utf-8"),

@@ -53,7 +53,7 @@ def grid_query(get):
 
 
 def host_grid_context(*, live_contexts, tables, late_taps, bell, query):
-    """The grid's context from the live tables' contexts (parties.live.table_context), the
+    """The grid's context from the live tables' contexts (parties.fragments.table_context), the
     round's seating (selectors.seating) and the pending late taps; empty below COMPACT_FROM
     tables, where the host's page shows each table whole."""
     if len(tables) <= COMPACT_FROM:

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from parties import state
 from parties.models import LateTap, Party, Round, Table
 from parties.services import PartyError
-from scoring import InvalidRoll, NotAllowed
-from scoring import Roll as RollFact
+from scoring import InvalidRoll, NotAllowed, RollFact
 from scoring.quick import entry_words, quick_dice
 from scoring.roll import check_dice
 

@@ -17,10 +17,10 @@ from django.utils import timezone
 
 from parties import access, announce, fuzzy_die, late_taps, state, tap_sql
 from parties.models import Party, Roll, Round, RoundBell
+from parties.party_seq import party_changed, seq_bump
 from parties.round_close import close_round
 from parties.services import PartyError, lock_party
-from scoring import InvalidRoll, NotAllowed, Progress
-from scoring import Roll as RollFact
+from scoring import InvalidRoll, NotAllowed, Progress, RollFact
 from scoring.quick import call_needed, entry_words, quick_dice
 
 
@@ -58,11 +58,6 @@ def _bump_round(round_, **fields):
         setattr(round_, name, value)
 
 
-def _bump_party(party):
-    Party.objects.filter(pk=party.id).update(seq=F("seq") + 1)
-    party.seq += 1
-
-
 def clock_ran_out(live, ends_at, now):
     """A timed round whose clock has run out with no bell yet: the bell rings first."""
     rules = live.state.rules
@@ -79,7 +74,7 @@ def _ring(party, round_, live, by, now):
     RoundBell.objects.create(round_id=round_.id, after_roll_id=last_roll, rung_by=by)
     _bump_round(round_, bell_at=now)
     live = live.apply_bell(round_.version)
-    _bump_party(party)
+    seq_bump(party)
     return live
 
 
@@ -106,8 +101,7 @@ def round_start(*, party: Party, by: str) -> Round:
         **fuzzy_die.holder_at_start(round_, rules),  # the WBA's head table holds it first
     )
     Party.objects.filter(pk=party.pk).update(status=Party.Status.PLAYING)
-    _bump_party(party)
-    announce.on_commit_round(party, "started")
+    party_changed(party, "started")
     return round_
 
 
@@ -171,8 +165,7 @@ def roll_record(
         )
         if late is not None:
             if late.new:  # the host's page shows it at once; a resend changes nothing
-                _bump_party(party)
-                announce.on_commit_round(party, "late_tap")
+                party_changed(party, "late_tap")
             return TapResult("held", 0, party.seq, message=late.message)
     _check_playing(party, playing)
     if round_id is not None and round_id != playing.id:
@@ -227,15 +220,14 @@ def roll_record(
         _remember_on_commit(after)
     if after.state.bell and not live.state.bell:  # this roll rang it
         Round.objects.filter(pk=round_.id).update(bell_at=now)
-        _bump_party(party)
+        seq_bump(party)
         rung_by = f"table {after.state.bell_table}"
     if rung_by:  # rung during this tap: every phone hears it, then tables finish
         announce.on_commit_bell(party, round_, rung_by, after)
     else:
         announce.on_commit_tables(party, after, [table_number])
         if after.state.fuzzy_die != live.state.fuzzy_die:  # every page shows who holds it
-            _bump_party(party)
-            announce.on_commit_round(party, "fuzzy_die")
+            party_changed(party, "fuzzy_die")
     if after.state.over:
         round_ = Round.objects.select_related("bunco_set").get(pk=round_.id)
         close_round(party, round_, after, after.state.rules, now)
@@ -407,8 +399,7 @@ def party_pause(*, party: Party) -> None:
     if party.paused_at or party.status != Party.Status.PLAYING:
         raise PartyError("Only a party in play can be paused.")
     Party.objects.filter(pk=party.pk).update(paused_at=timezone.now())
-    _bump_party(party)
-    announce.on_commit_round(party, "paused")
+    party_changed(party, "paused")
 
 
 @transaction.atomic
@@ -427,8 +418,7 @@ def party_resume(*, party: Party) -> None:
         except NotAllowed as error:
             raise PartyError("The party is neither paused nor on a break.") from error
         Party.objects.filter(pk=party.pk).update(status=_STATUS[resumed.state])
-    _bump_party(party)
-    announce.on_commit_round(party, "resumed")
+    party_changed(party, "resumed")
 
 
 @transaction.atomic
@@ -440,8 +430,7 @@ def party_end(*, party: Party) -> None:
     except NotAllowed as error:
         raise PartyError("The party is already over.") from error
     Party.objects.filter(pk=party.pk).update(status=_STATUS[ended.state], paused_at=None)
-    _bump_party(party)
-    announce.on_commit_round(party, "ended")
+    party_changed(party, "ended")
 
 
 # The party's status for each of scoring's Progress states, and back.

@@ -116,7 +116,7 @@ def bell_ring(request, party_id):
 
 
 @require_POST
-def clock_out(request, party_id):
+def clock_ran_out(request, party_id):
     # Any phone whose countdown reaches 0 reports it; the server checks the clock itself.
     party, grant = access.require(request, party_id, lambda a: a.host or bool(a.table_numbers))
     return _party_action(

@@ -29,14 +29,14 @@ def _pages(items, size):
 @require_GET
 def rules_sheet(request, party_id):
     # Any role may read it: the rules are what everyone at the party plays by.
-    party, access_ = access.require_any(request, party_id)
+    party, grant = access.require_any(request, party_id)
     rules = party.rules
     return render(
         request,
         "parties/print_rules.html",
         {
             "party": party,
-            "access": access_,
+            "grant": grant,
             "rules_name": rules_name(party.preset, rules),
             "sentences": rules_sentences(
                 rules, party.tables.count(), party.prize_pot.tied
@@ -89,7 +89,7 @@ class SetBoxes:
 class PaperSheet:
     name: str
     sets: list
-    sheet: object = None  # selectors.ScoreSheet, for the night's totals of a filled sheet
+    sheet: object = None  # selectors.ScoreSheetView, for the night's totals of a filled sheet
 
 
 def _paper_sheet(player, sets, sheet=None):
@@ -109,7 +109,7 @@ def _paper_sheet(player, sets, sheet=None):
 def score_sheets(request, party_id):
     """Every player's sheet on paper: blank to fill in at the table, or (?filled=1) filled in
     from the rounds played, as the player's page shows them."""
-    party, _access = access.require_host(request, party_id)
+    party, _grant = access.require_host(request, party_id)
     filled = request.GET.get("filled") == "1"
     sets = party.rules.sets
     # One read per player, through the selector the player's page uses, so paper and phone
@@ -148,7 +148,7 @@ def _columns(team_play, seats):
 @require_GET
 def tally_sheets(request, party_id):
     """One sheet a table a set, for the scorekeeper's tally marks when paper keeps score too."""
-    party, _access = access.require_host(request, party_id)
+    party, _grant = access.require_host(request, party_id)
     rules = party.rules
     team_play = rules.team_size == 2
     # Players alone sit two to four a table, and a boxed plan mixes team tables with tables of
@@ -182,7 +182,7 @@ class PlayerPlace:
 @never_cache  # the cards carry the players' links, which are secrets
 @require_GET
 def player_cards(request, party_id):
-    party, _access = access.require_host(request, party_id)
+    party, _grant = access.require_host(request, party_id)
     round_ = selectors.current_round(party)
     places = {
         seat.player_id: PlayerPlace(table.number, seat.position)

@@ -11,10 +11,11 @@ quarter of the closing tap's CPU.
 
 from typing import NamedTuple
 
-from django.db.models import F, Q
+from django.db.models import Q
 
 from parties import announce, close_push, close_sql
 from parties.models import BuncoSet, Party, Player, Round, ScoreSheetLine, Seat, Table
+from parties.party_seq import party_changed, seq_bump
 from scoring import Progress, next_seating, round_sheets
 
 
@@ -57,11 +58,6 @@ SEAT_FIELDS = ("round_id", "table_id", "player_id", "position", "keeps_score")
 SHEET_FIELDS = ("round_id", "player_id", "table_id", "won", "points", "buncos", "mini_buncos")
 
 
-def _bump_party(party):
-    Party.objects.filter(pk=party.id).update(seq=F("seq") + 1)
-    party.seq += 1
-
-
 def roster(party_id):
     """The party's players by id as scoring names them (a str), and its tables by number."""
     players = {
@@ -100,8 +96,7 @@ def close_round(party, round_, live, rules, now):
     following = progress.round_over()
     if following.state == "over":
         Party.objects.filter(pk=party.id).update(status=Party.Status.FINISHED)
-        _bump_party(party)
-        announce.on_commit_round(party, "closed")  # the night is over: every page refetches
+        party_changed(party, "closed")  # the night is over: every page refetches
         return
     seating = next_seating(
         [list(t) for t in live.seating], list(live.state.winners), rules, live.ghosts
@@ -116,7 +111,7 @@ def close_round(party, round_, live, rules, now):
     if following.state == "break":
         Party.objects.filter(pk=party.id).update(status=Party.Status.BREAK)
         status = Party.Status.BREAK
-    _bump_party(party)
+    seq_bump(party)
     views = close_push.next_seat_views(
         party_id=party.id,
         status=status,
@@ -256,8 +251,7 @@ def reopen_round(party, round_, live, starting_holder):
         setattr(round_, name, value)
     Party.objects.filter(pk=party.id).update(status=Party.Status.PLAYING)
     party.status = Party.Status.PLAYING
-    _bump_party(party)
-    announce.on_commit_round(party, "reopened")
+    party_changed(party, "reopened")
 
 
 def starting_holder(round_, taker_before):
@@ -294,8 +288,7 @@ def recompute_closed(party, round_, live, rules, taker_before):
     effects += _reseat_next(party, round_, live, rules, players, tables)
     if not effects:
         effects = [f"{name}: no result changed"]
-    _bump_party(party)
-    announce.on_commit_round(party, "corrected")
+    party_changed(party, "corrected")
     return effects
 
 

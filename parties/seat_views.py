@@ -12,7 +12,7 @@ from parties.services import PartyError
 
 @require_POST
 def scorekeeper_set(request, party_id, number):
-    party, access_ = access.require(request, party_id, lambda a: a.can_score(number))
+    party, grant = access.require(request, party_id, lambda a: a.can_score(number))
     try:
         player_id = int(request.POST.get("player", ""))
     except ValueError:
@@ -28,6 +28,6 @@ def scorekeeper_set(request, party_id, number):
             messages.success(
                 request, f"{seat.player.name} keeps score at table {number} and rolls first."
             )
-    if request.POST.get("back") == "host" and access_.host:
+    if request.POST.get("back") == "host" and grant.host:
         return redirect(reverse("parties:host", args=[party.id]) + "#seating")
     return redirect("parties:table", party_id=party.id, number=number)

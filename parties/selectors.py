@@ -180,7 +180,7 @@ class SheetLine:
 
 
 @dataclass(frozen=True)
-class ScoreSheet:
+class ScoreSheetView:
     lines: list
 
     @property
@@ -204,9 +204,9 @@ class ScoreSheet:
         return sum(line.points for line in self.lines)
 
 
-def score_sheet(player) -> ScoreSheet:
+def score_sheet(player) -> ScoreSheetView:
     lines = ScoreSheetLine.objects.filter(player=player).select_related("round__bunco_set", "table")
-    return ScoreSheet(
+    return ScoreSheetView(
         [
             SheetLine(
                 line.round.bunco_set.number,
@@ -235,14 +235,14 @@ def live_round(party, round_):
 
 def live_tables(party, round_, numbers=None):
     """The `table-N` fragment contexts of the round in play (all tables, or `numbers`)."""
-    from parties import live
+    from parties import fragments
 
     state_ = live_round(party, round_)
     if state_ is None:
         return []
     count = len(state_.seating)
     return [
-        live.table_context(party_id=party.id, live=state_, number=n, seq=party.seq)
+        fragments.table_context(party_id=party.id, live=state_, number=n, seq=party.seq)
         for n in (numbers or range(1, count + 1))
         if 1 <= n <= count
     ]
@@ -342,8 +342,7 @@ class ResultRow:
 
 def party_results(party):
     """Every real player's totals for the night, and the prizes the host chose."""
-    from scoring import ScoreSheet as RulesSheet
-    from scoring import award_prizes
+    from scoring import ScoreSheet, award_prizes
     from scoring.party import standing
 
     players = list(party.players.filter(is_ghost=False))
@@ -358,7 +357,7 @@ def party_results(party):
         total[0] += line.buncos
         total[1] += line.mini_buncos
         total[2] += line.points
-    sheets = {str(p.id): RulesSheet(tuple(marks[p.id]), *totals[p.id]) for p in players}
+    sheets = {str(p.id): ScoreSheet(tuple(marks[p.id]), *totals[p.id]) for p in players}
     closed = Round.objects.filter(party=party, status=Round.Status.CLOSED).order_by("-closed_at")
     last_bunco = closed.filter(last_bunco__isnull=False).values_list("last_bunco_id", flat=True)
     holder = fuzzy_die_holder(party)

@@ -11,8 +11,7 @@ from itertools import groupby
 from django.db import transaction
 
 from parties.models import Roll, Round, RoundBell, Seat
-from scoring import Roll as RollFact
-from scoring import Round as RoundState
+from scoring import RollFact, RoundState
 from scoring.quick import entry_words, quick_dice
 
 
@@ -32,7 +31,7 @@ class TableExtras:
 
 
 @dataclass(frozen=True)
-class LiveRound:
+class RoundSnapshot:
     round_id: int
     version: int
     started_at: object  # with the id, names the round even where a test database reuses ids
@@ -81,7 +80,7 @@ def _after(extras, table, roll_id, fact, entry, played_after):
     )
 
 
-_cache: dict[int, LiveRound] = {}
+_cache: dict[int, RoundSnapshot] = {}
 CACHE_LIMIT = 2000
 
 
@@ -141,14 +140,14 @@ def cached(round_id, version, started_at):
     return None
 
 
-def load(round_: Round, rules, *, written=False) -> LiveRound:
+def load(round_: Round, rules, *, written=False) -> RoundSnapshot:
     """The live state of `round_` at its current version (call inside the write's lock);
     `written`: this transaction has already changed the round's facts."""
     if (live := cached(round_.id, round_.version, round_.started_at)) is not None:
         return live
     seating, ghosts, table_ids, names, keepers = seating_of(round_)
     state = RoundState.start(seating, rules, round_.target, ghosts=ghosts, first_seats=keepers)
-    live = LiveRound(
+    live = RoundSnapshot(
         round_.id,
         round_.version,
         round_.started_at,

@@ -42,7 +42,7 @@ def tv(request, party_id):
     try:
         # A table's or a player's link alone does not open it: a scoreboard for the whole room
         # is the host's to put up (or anyone's with the code, which is on every table card).
-        party, _access = access.require(request, party_id, lambda a: a.host or a.by_code)
+        party, _grant = access.require(request, party_id, lambda a: a.host or a.by_code)
     except PermissionDenied:
         return render(
             request,

@@ -56,7 +56,7 @@ urlpatterns = [
         name="keep_score",
     ),
     path("parties/<id:party_id>/start/", play_views.round_start, name="start"),
-    path("parties/<id:party_id>/clock/", play_views.clock_out, name="clock"),
+    path("parties/<id:party_id>/clock/", play_views.clock_ran_out, name="clock"),
     path("parties/<id:party_id>/host/bell/", play_views.bell_ring, name="bell"),
     path("parties/<id:party_id>/host/pause/", play_views.party_pause, name="pause"),
     path("parties/<id:party_id>/host/resume/", play_views.party_resume, name="resume"),

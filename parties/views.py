@@ -191,12 +191,12 @@ def _host_common(request, party, round_, tables):
 @never_cache
 @require_GET
 def host(request, party_id):
-    party, _access = access.require_host(request, party_id)
+    party, _grant = access.require_host(request, party_id)
     return _page(request, "parties/host.html", _host_context(request, party))
 
 
 def _host_change(request, party_id, change):
-    party, _access = access.require_host(request, party_id)
+    party, _grant = access.require_host(request, party_id)
     try:
         change(party)
     except services.PartyError as error:
@@ -231,7 +231,7 @@ def host_swap(request, party_id):
 
 @require_POST
 def link_reissue(request, party_id, link_id):
-    party, _access = access.require_host(request, party_id)
+    party, _grant = access.require_host(request, party_id)
     try:
         new = services.link_reissue(party=party, link_id=link_id)
     except services.PartyError as error:
@@ -248,7 +248,7 @@ def link_reissue(request, party_id, link_id):
 def link_qr(request, party_id, link_id):
     """One live link's QR code, as an image: a big party's host page loads each only when the
     host opens that link (501 drawn into the page made it 1.8 MB and 3 seconds to render)."""
-    party, _access = access.require_host(request, party_id)
+    party, _grant = access.require_host(request, party_id)
     link = next((v for v in selectors.party_links(party, site_url(request)) if v.id == link_id),
                 None)
     if link is None:
@@ -261,7 +261,7 @@ def link_qr(request, party_id, link_id):
 @never_cache
 @require_GET
 def table_cards(request, party_id):
-    party, _access = access.require_host(request, party_id)
+    party, _grant = access.require_host(request, party_id)
     links = selectors.party_links(party, site_url(request))
     links = [link for link in links if link.role == AccessLink.Role.TABLE]
     return render(
@@ -291,7 +291,7 @@ def _live_html(party, round_, numbers):
 @never_cache
 @require_GET
 def table(request, party_id, number):
-    party, access_ = access.require(request, party_id, lambda a: a.can_score(number))
+    party, grant = access.require(request, party_id, lambda a: a.can_score(number))
     round_ = selectors.current_round(party)
     tables = {t.number: t for t in selectors.seating(round_, [number])}
     if number not in tables:
@@ -314,7 +314,7 @@ def table(request, party_id, number):
             "roll_points": tap_hints.pending_points(rules, round_.target),
             "faces": range(1, 7),
             "tap_id": uuid.uuid4(),
-            "can_start": round_.status == round_.Status.WAITING and access_.can_score(1),
+            "can_start": round_.status == round_.Status.WAITING and grant.can_score(1),
             "closed_undo": correction_views.closed_undo(party, number)
             if round_.status != round_.Status.PLAYING
             else None,
@@ -327,7 +327,7 @@ def table(request, party_id, number):
 @never_cache
 @require_GET
 def party_view(request, party_id):
-    party, access_ = access.require_any(request, party_id)
+    party, grant = access.require_any(request, party_id)
     round_ = selectors.current_round(party)
     tables = selectors.seating(round_)
     return _page(
@@ -338,7 +338,7 @@ def party_view(request, party_id):
             "round": round_,
             "tables": tables,
             "players": party.players.filter(is_ghost=False),
-            "access": access_,
+            "grant": grant,
             "fuzzy_die": selectors.fuzzy_die(party),
             **_players_search(request, tables),
         },
@@ -362,7 +362,7 @@ def _players_search(request, tables):
 @never_cache
 @require_GET
 def player(request, party_id, player_id):
-    party, access_ = access.require(
+    party, grant = access.require(
         request, party_id, lambda a: a.can_view_sheet(player_id)
     )
     player = get_object_or_404(Player, party=party, pk=player_id, is_ghost=False)
@@ -378,7 +378,7 @@ def player(request, party_id, player_id):
             "round": round_,
             "place": place,
             "sheet": selectors.score_sheet(player),
-            "own": player.id in access_.player_ids,
+            "own": player.id in grant.player_ids,
             "live_html": live_html[0] if live_html else "",
             "fuzzy_die": selectors.fuzzy_die(party),
         },
@@ -388,7 +388,7 @@ def player(request, party_id, player_id):
 @never_cache
 @require_GET
 def results(request, party_id):
-    party, access_ = access.require_any(request, party_id)
+    party, grant = access.require_any(request, party_id)
     rows, prizes = selectors.party_results(party)
     pot = pot_view.pot_view(party, prizes)
     return render(
@@ -399,7 +399,7 @@ def results(request, party_id):
             "rows": rows,
             "prizes": [(prize, money) for prize, money in zip(prizes, pot.prizes, strict=True)],
             "pot": pot,
-            "access": access_,
+            "grant": grant,
             "corrections": correction_views.audit_lines(party),
         },
     )

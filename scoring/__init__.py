@@ -20,7 +20,7 @@ One roll (scoring.roll)
         "points" or "miss". Bad dice or target raise InvalidRoll (a ValueError).
 
 A table's round (scoring.table): a pure fold over facts
-    Roll(dice: tuple, called=True)  a roll as a fact.   Bell()  the round ends from outside.
+    RollFact(dice: tuple, called=True)  a roll as a fact.   Bell()  the round ends from outside.
     TableRound.start(seats, rules, target, *, head=False, ghosts=frozenset(), first_seat=1,
                      alone=None)    alone: every seat its own side (None: from the rules)
     table.apply(fact) -> TableRound raises InvalidRoll or NotAllowed (a ValueError), e.g. a
@@ -28,7 +28,7 @@ A table's round (scoring.table): a pure fold over facts
     table.bell_rung() -> TableRound the bell from outside: the player holding the dice
                                     finishes their turn (finish_turn_after_bell), even before
                                     its first roll is entered; else the table stops at once.
-    table.before_bell(Roll)         a roll made before the bell, entered after it: played on
+    table.before_bell(RollFact)         a roll made before the bell, entered after it: played on
                                     the table as it stood at the bell (`unbelled`, while no
                                     roll was made since; `at_bell` keeps it for good).
     replay(seats, rules, target, facts, *, head, ghosts, first_seat, alone) -> TableRound
@@ -41,11 +41,11 @@ A table's round (scoring.table): a pure fold over facts
     partner_seat(seat, alone) -> seat | None        across the table; None at a table alone.
 
 A round across tables (scoring.round)
-    Round.start(seating, rules, target, *, ghosts=frozenset(), first_seats=None)
-    round.roll(table, Roll, before_bell=False) -> Round
+    RoundState.start(seating, rules, target, *, ghosts=frozenset(), first_seats=None)
+    round.roll(table, RollFact, before_bell=False) -> RoundState
                                         a roll that rings the bell rings it at every table.
-    round.ring_bell() -> Round          the host's bell or the clock (timed rounds).
-    round.apply((table, Roll) | Bell()); replay_round(seating, rules, target, facts, ...)
+    round.ring_bell() -> RoundState          the host's bell or the clock (timed rounds).
+    round.apply((table, RollFact) | Bell()); replay_round(seating, rules, target, facts, ...)
     Questions: over, winners, bell, bell_table, last_bunco, fuzzy_die, tables.
 
 Seating (scoring.seating)
@@ -74,7 +74,7 @@ The party (scoring.party) and prizes (scoring.prizes)
 from scoring.party import Progress, ScoreSheet, record_round, round_sheets, schedule
 from scoring.prizes import award_prizes, settle_prize, settle_tie
 from scoring.roll import InvalidRoll, RollScore, score_roll
-from scoring.round import Round, replay_round
+from scoring.round import RoundState, replay_round
 from scoring.rules import PRESET_HELP, PRESETS, PRIZE_CATEGORIES, Rules, RulesError
 from scoring.seating import (
     SeatingError,
@@ -89,7 +89,7 @@ from scoring.table import (
     Bell,
     NotAllowed,
     Outcome,
-    Roll,
+    RollFact,
     RollOff,
     TableRound,
     partner_seat,
@@ -106,10 +106,10 @@ __all__ = [
     "NotAllowed",
     "Outcome",
     "Progress",
-    "Roll",
+    "RollFact",
     "RollOff",
     "RollScore",
-    "Round",
+    "RoundState",
     "Rules",
     "RulesError",
     "ScoreSheet",

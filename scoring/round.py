@@ -7,10 +7,10 @@ from typing import NamedTuple
 
 from scoring.rules import Rules
 from scoring.seating import tables_alone
-from scoring.table import Bell, NotAllowed, Roll, TableRound
+from scoring.table import Bell, NotAllowed, RollFact, TableRound
 
 
-class Round(NamedTuple):
+class RoundState(NamedTuple):
     """Every table's round; table 1 (index 0) is the head table."""
 
     # A NamedTuple, like TableRound: a new one is made on every roll.
@@ -32,7 +32,7 @@ class Round(NamedTuple):
         *,
         ghosts: frozenset[str] = frozenset(),
         first_seats: Sequence[int] | None = None,
-    ) -> Round:
+    ) -> RoundState:
         if not seating:
             raise NotAllowed("a round needs at least one table")
         firsts = first_seats or [1] * len(seating)
@@ -66,7 +66,7 @@ class Round(NamedTuple):
         """Each table's winning side (0: seats 1+3, 1: seats 2+4; a seat index when alone)."""
         return tuple(t.winner for t in self.tables)
 
-    def roll(self, table: int, roll: Roll, *, before_bell: bool = False) -> Round:
+    def roll(self, table: int, roll: RollFact, *, before_bell: bool = False) -> RoundState:
         """Apply `roll` at 1-based `table`; a roll that rings the bell rings it at every table.
         `before_bell`: the roll was made before the bell, though entered after it (see
         TableRound.before_bell); without a bell it is an ordinary roll."""
@@ -82,7 +82,7 @@ class Round(NamedTuple):
                 last_bunco = last.roller
             if last.score.takes_fuzzy_die:
                 fuzzy_die = last.roller
-        result = Round(
+        result = RoundState(
             self.rules,
             self.target,
             tables[: table - 1] + (state,) + tables[table:],
@@ -95,18 +95,18 @@ class Round(NamedTuple):
             return result._ring(table)
         return result
 
-    def ring_bell(self) -> Round:
+    def ring_bell(self) -> RoundState:
         """The host (or the clock, in timed rounds) ends the round at every table."""
         return self if self.bell else self._ring(None)
 
-    def apply(self, fact: tuple[int, Roll] | Bell) -> Round:
-        """Apply a round fact: `(table, Roll)` or a `Bell` from the host or the clock."""
+    def apply(self, fact: tuple[int, RollFact] | Bell) -> RoundState:
+        """Apply a round fact: `(table, RollFact)` or a `Bell` from the host or the clock."""
         if isinstance(fact, Bell):
             return self.ring_bell()
         table, roll = fact
         return self.roll(table, roll)
 
-    def _ring(self, by_table: int | None) -> Round:
+    def _ring(self, by_table: int | None) -> RoundState:
         tables = tuple(t.bell_rung() for t in self.tables)
         return self._replace(tables=tables, bell=True, bell_table=by_table)
 
@@ -115,13 +115,13 @@ def replay_round(
     seating: Sequence[Sequence[str]],
     rules: Rules,
     target: int,
-    facts: Iterable[tuple[int, Roll] | Bell],
+    facts: Iterable[tuple[int, RollFact] | Bell],
     *,
     ghosts: frozenset[str] = frozenset(),
     first_seats: Sequence[int] | None = None,
-) -> Round:
+) -> RoundState:
     """The round after every fact in the order they happened."""
-    state = Round.start(seating, rules, target, ghosts=ghosts, first_seats=first_seats)
+    state = RoundState.start(seating, rules, target, ghosts=ghosts, first_seats=first_seats)
     for fact in facts:
         state = state.apply(fact)
     return state

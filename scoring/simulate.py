@@ -18,10 +18,10 @@ import time
 
 from scoring.party import Progress, ScoreSheet, record_round
 from scoring.prizes import award_prizes
-from scoring.round import Round
+from scoring.round import RoundState
 from scoring.rules import PRESETS, PRIZE_CATEGORIES, Rules
 from scoring.seating import SeatingError, next_seating, seat_players
-from scoring.table import ROLLOFF, Roll
+from scoring.table import ROLLOFF, RollFact
 
 ROLLS_A_MINUTE = 4
 
@@ -51,7 +51,7 @@ def simulate(players: int, preset: str, sets: int | None, seed: int) -> dict:
     while progress.state != "over":
         if progress.state == "break":
             progress = progress.resume()  # the host comes back from the break at once
-        state = Round.start(seating, rules, progress.target, ghosts=ghosts)
+        state = RoundState.start(seating, rules, progress.target, ghosts=ghosts)
         tick = 0
         while not state.over:
             if tick == budget:
@@ -66,7 +66,7 @@ def simulate(players: int, preset: str, sets: int | None, seed: int) -> dict:
                     dice = (int(rand() * 6) + 1, int(rand() * 6) + 1, int(rand() * 6) + 1)
                 else:
                     dice = tuple(int(rand() * 6) + 1 for _ in range(count))
-                state = state.roll(number, Roll(dice))
+                state = state.roll(number, RollFact(dice))
             tick += 1
         rounds.append(_round_entry(progress, state))
         for table in state.tables:
@@ -92,7 +92,7 @@ def simulate(players: int, preset: str, sets: int | None, seed: int) -> dict:
     }
 
 
-def _round_entry(progress: Progress, state: Round) -> dict:
+def _round_entry(progress: Progress, state: RoundState) -> dict:
     return {
         "set": progress.bunco_set,
         "round": progress.round,

@@ -17,10 +17,10 @@ class NotAllowed(ValueError):
     """Something the table cannot do now (a roll after it is done, a bad seating)."""
 
 
-class Roll(NamedTuple):
+class RollFact(NamedTuple):
     """A roll as a fact: the dice, and whether the roller called Bunco (or Little Bunco)."""
 
-    # Roll and Outcome are NamedTuples, not frozen dataclasses, because one of each is made
+    # RollFact and Outcome are NamedTuples, not frozen dataclasses, because one of each is made
     # on every roll and a frozen dataclass's __init__ costs several times as much.
 
     dice: tuple[int, ...]
@@ -56,7 +56,7 @@ class RollOff:
 class TableRound(NamedTuple):
     """A table's round so far. Build it with `TableRound.start`, advance it with `apply`."""
 
-    # A NamedTuple (a frozen value, like Roll and Outcome) rather than a frozen dataclass: a new
+    # A NamedTuple (a frozen value, like RollFact and Outcome) rather than a frozen dataclass: a new
     # one is made on every roll, and building a tuple costs a fraction of copying a dataclass,
     # which was most of the simulator's time.
 
@@ -207,12 +207,12 @@ class TableRound(NamedTuple):
     def mini_buncos(self) -> dict[str, int]:
         return self._by_player(self.seat_mini_buncos)
 
-    def check(self, fact: Roll | Bell) -> None:
+    def check(self, fact: RollFact | Bell) -> None:
         """Raise NotAllowed or InvalidRoll if `fact` cannot be applied now."""
         if isinstance(fact, Bell):
             return
-        if not isinstance(fact, Roll):
-            raise NotAllowed(f"a table takes a Roll or a Bell, not {fact!r}")
+        if not isinstance(fact, RollFact):
+            raise NotAllowed(f"a table takes a RollFact or a Bell, not {fact!r}")
         if self.phase == DONE:
             raise NotAllowed("this table's round is over; no more rolls")
         check_dice(fact.dice, self.dice_needed)
@@ -221,7 +221,7 @@ class TableRound(NamedTuple):
 
     # -- transitions ---------------------------------------------------------------------------
 
-    def apply(self, fact: Roll | Bell) -> TableRound:
+    def apply(self, fact: RollFact | Bell) -> TableRound:
         """The table after `fact`; raises NotAllowed or InvalidRoll and leaves this value as is."""
         self.check(fact)
         if isinstance(fact, Bell):
@@ -243,7 +243,7 @@ class TableRound(NamedTuple):
             return self._replace(phase=FINISHING, last=last, at_bell=self)
         return self._replace(last=last, at_bell=self)._end_play()
 
-    def before_bell(self, fact: Roll) -> TableRound:
+    def before_bell(self, fact: RollFact) -> TableRound:
         """The table after a roll made before the bell but entered after it (its phone had not
         heard the bell): the roll is played on the table as it stood at the bell, then the bell
         rings again. Once a roll has been made at the table since the bell, or without a bell,
@@ -255,7 +255,7 @@ class TableRound(NamedTuple):
             return played
         return played.bell_rung()
 
-    def _play(self, fact: Roll) -> TableRound:
+    def _play(self, fact: RollFact) -> TableRound:
         # The simulator's hottest path: _side, _roller_seat and _tally are inlined, and the new
         # value is built with its fields in order (the fastest way) rather than by _replace.
         rules = self.rules
@@ -335,7 +335,7 @@ class TableRound(NamedTuple):
         seats = ((self.first_seat + k) % n for k in range(n))
         return tuple(s for s in seats if self._side(s) in tied)
 
-    def _rolloff_turn(self, fact: Roll) -> TableRound:
+    def _rolloff_turn(self, fact: RollFact) -> TableRound:
         # Roll-off points decide the tie only; Buncos rolled still go on the roller's sheet.
         rolloff = self.rolloff
         seat = self.turn
@@ -366,7 +366,7 @@ class TableRound(NamedTuple):
             **self._tally(roller, score, personal=False),
         )
 
-    def _dice_total(self, fact: Roll) -> TableRound:
+    def _dice_total(self, fact: RollFact) -> TableRound:
         # The house roll-off (docs/rules.md section 3): one roller a side, the higher face total
         # wins, no points.
         rolloff = self.rolloff
@@ -487,7 +487,7 @@ def replay(
     seats: Iterable[str],
     rules: Rules,
     target: int,
-    facts: Iterable[Roll | Bell],
+    facts: Iterable[RollFact | Bell],
     *,
     head: bool = False,
     ghosts: frozenset[str] = frozenset(),

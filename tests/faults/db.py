@@ -80,7 +80,7 @@ class Db:
     def replay(self, party_id, round_id):
         """The round replayed from its rows through scoring/ (raises if the rules refuse a
         roll it holds), and each table's version."""
-        from scoring import Roll, Round, Rules
+        from scoring import RollFact, RoundState, Rules
         from scoring.quick import quick_dice
 
         target = self.value("SELECT target FROM parties_round WHERE id = %s", round_id)
@@ -99,7 +99,7 @@ class Db:
         bells = self.rows("SELECT after_roll_id FROM parties_roundbell WHERE round_id = %s "
                           "ORDER BY after_roll_id, id", round_id)
         rules = Rules.from_options(options)
-        state = Round.start(
+        state = RoundState.start(
             [seating[n] for n in sorted(seating)], rules, target, ghosts=frozenset(ghosts),
             first_seats=[keepers.get(n, 1) for n in sorted(seating)],
         )
@@ -119,7 +119,7 @@ class Db:
                 dice = quick_dice(outcome, target, rules, face)
             else:
                 dice = tuple(d for d in (d1, d2, d3, d4) if d is not None)
-            state = state.roll(number, Roll(dice, called), before_bell=early)
+            state = state.roll(number, RollFact(dice, called), before_bell=early)
         if bells:
             state = state.ring_bell()
         return state, versions

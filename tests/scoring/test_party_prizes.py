@@ -5,7 +5,7 @@ import pytest
 from scoring import Rules
 from scoring.party import Progress, ScoreSheet, record_round, schedule
 from scoring.prizes import award_prizes, settle_tie
-from scoring.table import NotAllowed, Roll, TableRound
+from scoring.table import NotAllowed, RollFact, TableRound
 
 ALL = (
     "most_wins",
@@ -48,7 +48,7 @@ def test_no_break_by_default_and_the_host_can_end_early():
 def test_both_partners_mark_the_same_and_tallies_belong_to_the_roller():
     table = TableRound.start(("a", "b", "c", "d"), Rules(), 2, head=True)
     for dice in [(2, 2, 2), (1, 1, 3)]:
-        table = table.apply(Roll(dice))
+        table = table.apply(RollFact(dice))
     sheets = record_round({}, table)
     assert [sheets[p].marks for p in "abcd"] == [("W",), ("L",), ("W",), ("L",)]
     assert sheets["a"].buncos == 1 and sheets["c"].buncos == 0

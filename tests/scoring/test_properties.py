@@ -7,10 +7,10 @@ from hypothesis import strategies as st
 
 from scoring import PRESETS, Rules
 from scoring.roll import score_roll
-from scoring.round import Round
+from scoring.round import RoundState
 from scoring.seating import next_seating, seat_players
 from scoring.simulate import simulate
-from scoring.table import ROLLOFF, Bell, NotAllowed, Roll, TableRound
+from scoring.table import ROLLOFF, Bell, NotAllowed, RollFact, TableRound
 
 die = st.integers(1, 6)
 three_dice = st.tuples(die, die, die)
@@ -26,7 +26,7 @@ def test_a_teams_points_are_the_sum_of_its_rolls_points(target, rolls):
         expected[seat % 2] += score.points
         if not score.keeps_turn:
             seat = (seat + 1) % 4
-        table = table.apply(Roll(dice))
+        table = table.apply(RollFact(dice))
     assert list(table.points) == expected
     assert sum(table.seat_points) == sum(expected)
     assert table.turn_seat == seat + 1
@@ -34,7 +34,7 @@ def test_a_teams_points_are_the_sum_of_its_rolls_points(target, rolls):
 
 def play_round(rules, tables, target, rng):
     seating = [[f"P{t}{s}" for s in range(4)] for t in range(tables)]
-    state = Round.start(seating, rules, target)
+    state = RoundState.start(seating, rules, target)
     dice_total = rules.tie_break == "rolloff_dice_total"
     seen_over_early = False
     while not state.over:
@@ -43,7 +43,7 @@ def play_round(rules, tables, target, rng):
             if phase == "done":
                 continue
             count = 3 if dice_total and phase == ROLLOFF else rules.dice
-            state = state.roll(n, Roll(tuple(rng.randint(1, 6) for _ in range(count))))
+            state = state.roll(n, RollFact(tuple(rng.randint(1, 6) for _ in range(count))))
             seen_over_early |= state.over and not all(t.done for t in state.tables)
     return state, seen_over_early
 
@@ -86,7 +86,7 @@ def test_every_table_is_done_with_a_winner_before_the_round_ends(preset, tables,
     assert all(t.done and t.winner in (0, 1) for t in state.tables)
     for n in range(1, tables + 1):
         try:
-            state.roll(n, Roll((1,) * PRESETS[preset].dice))
+            state.roll(n, RollFact((1,) * PRESETS[preset].dice))
         except NotAllowed:
             continue
         raise AssertionError(f"table {n} took a roll after the round ended")
@@ -164,14 +164,14 @@ def test_rolls_made_before_the_bell_count_as_if_entered_before_it(target, rolls,
     cut = max(0, len(rolls) - late)
     on_time = start
     for dice in rolls:
-        on_time = on_time.apply(Roll(dice))
+        on_time = on_time.apply(RollFact(dice))
     on_time = on_time.apply(Bell())
     entered = start
     for dice in rolls[:cut]:
-        entered = entered.apply(Roll(dice))
+        entered = entered.apply(RollFact(dice))
     entered = entered.apply(Bell())
     for dice in rolls[cut:]:
-        entered = entered.before_bell(Roll(dice))
+        entered = entered.before_bell(RollFact(dice))
     assert entered.points == on_time.points
     assert entered.phase == on_time.phase and entered.turn == on_time.turn
     assert entered.seat_buncos == on_time.seat_buncos

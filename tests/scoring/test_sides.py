@@ -10,7 +10,7 @@ from scoring import (
     PRESETS,
     NotAllowed,
     Progress,
-    Roll,
+    RollFact,
     Rules,
     SeatingError,
     TableRound,
@@ -75,7 +75,7 @@ def test_a_table_scores_and_wins_by_the_sides_it_names(alone, size, target, roll
         if table.done or table.rolloff_needed:
             break
         seat, before = table.turn_seat, table.points
-        table = table.apply(Roll(dice))
+        table = table.apply(RollFact(dice))
         gained = [after - was for after, was in zip(table.points, before, strict=True)]
         assert all(g == 0 for i, g in enumerate(gained) if i != side_of[seat])
     if table.winner is not None:
@@ -113,8 +113,8 @@ def test_a_dice_total_roll_off_throws_three_dice_even_in_a_four_dice_game():
     table = table.bell_rung()  # 0-0 and every table stops at the bell: a tie at once
     assert table.rolloff_needed and table.dice_needed == 3
     with pytest.raises(InvalidRoll):
-        table.check(Roll((1, 2, 3, 4)))
-    table = table.apply(Roll((6, 6, 5))).apply(Roll((1, 1, 1)))
+        table.check(RollFact((1, 2, 3, 4)))
+    table = table.apply(RollFact((6, 6, 5))).apply(RollFact((1, 1, 1)))
     assert table.done and table.dice_needed is None
 
 
@@ -132,7 +132,7 @@ def test_a_roll_of_dice_needed_dice_is_always_taken(dice, tie_break, rolls):
             break
         expected = 3 if table.rolloff_needed and tie_break == "rolloff_dice_total" else dice
         assert table.dice_needed == expected
-        table = table.apply(Roll(faces[: table.dice_needed]))
+        table = table.apply(RollFact(faces[: table.dice_needed]))
 
 
 # --- prize roll-offs (section 9) -----------------------------------------------------------
@@ -171,7 +171,7 @@ def test_a_tables_round_writes_one_mark_each_and_the_rollers_own_tallies(rolls):
     for dice in rolls:
         if table.done:
             break
-        table = table.apply(Roll(dice))
+        table = table.apply(RollFact(dice))
     if not table.done:
         with pytest.raises(NotAllowed):
             round_sheets(table)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import PRESETS, Roll, Round, Rules, RulesError, TableRound
+from scoring import PRESETS, RollFact, RoundState, Rules, RulesError, TableRound
 from scoring.party import ScoreSheet, record_round
 from scoring.seating import (
     SeatingError,
@@ -203,22 +203,22 @@ MIXED = [["a", "b", "c", "d"], ["e", "f", "g"]]  # 7 players: teams at 1, three 
 
 
 def test_a_mixed_round_has_a_team_table_and_a_table_of_players_alone():
-    state = Round.start(MIXED, BOXED, 2)
+    state = RoundState.start(MIXED, BOXED, 2)
     team, solo = state.tables
     assert not team.alone and team.points == (0, 0)
     assert solo.alone and solo.points == (0, 0, 0)
 
 
 def test_at_a_table_alone_the_first_to_21_wins_and_everyone_else_loses():
-    state = Round.start(MIXED, BOXED, 2)
+    state = RoundState.start(MIXED, BOXED, 2)
     # e: 2 points, f: miss; g... the turn goes e, f, g. Two 2s then a miss, then f misses.
-    state = state.roll(2, Roll((2, 2, 5, 6))).roll(2, Roll((1, 3, 5, 6)))
-    state = state.roll(2, Roll((1, 3, 5, 6)))  # f misses
+    state = state.roll(2, RollFact((2, 2, 5, 6))).roll(2, RollFact((1, 3, 5, 6)))
+    state = state.roll(2, RollFact((1, 3, 5, 6)))  # f misses
     assert state.tables[1].turn_seat == 3 and state.tables[1].points == (2, 0, 0)
     for _ in range(10):  # g: ten rolls of two 2s, 20 points
-        state = state.roll(2, Roll((2, 2, 1, 3)))
+        state = state.roll(2, RollFact((2, 2, 1, 3)))
     assert not state.tables[1].done
-    state = state.roll(2, Roll((2, 1, 3, 5)))  # 21: g wins at once
+    state = state.roll(2, RollFact((2, 1, 3, 5)))  # 21: g wins at once
     solo = state.tables[1]
     assert solo.done and solo.winner == 2 and solo.winners == ("g",)
     assert solo.losers == ("e", "f")
@@ -228,35 +228,35 @@ def test_at_a_table_alone_the_first_to_21_wins_and_everyone_else_loses():
 
 
 def test_a_bunco_at_the_table_alone_ends_the_round_at_the_team_table_too():
-    state = Round.start(MIXED, BOXED, 4)
-    state = state.roll(1, Roll((4, 4, 1, 2)))  # team a+c: 2 points
-    state = state.roll(2, Roll((4, 4, 4, 4)))  # e: a Bunco, 21, wins table 2 and rings the bell
+    state = RoundState.start(MIXED, BOXED, 4)
+    state = state.roll(1, RollFact((4, 4, 1, 2)))  # team a+c: 2 points
+    state = state.roll(2, RollFact((4, 4, 4, 4)))  # e: a Bunco, 21, wins table 2 and rings the bell
     assert state.bell and state.bell_table == 2
     assert state.tables[1].winners == ("e",)
     team = state.tables[0]
     assert team.finishing  # a (holding the dice) finishes the turn
-    team_done = state.roll(1, Roll((1, 2, 3, 5)))
+    team_done = state.roll(1, RollFact((1, 2, 3, 5)))
     assert team_done.over and team_done.tables[0].winner == 0
 
 
 def test_a_tie_at_the_top_of_a_table_alone_goes_to_a_roll_off_among_the_tied():
-    state = Round.start(MIXED, BOXED, 4)
-    state = state.roll(1, Roll((1, 1, 1, 1)))  # a rolls a mini Bunco of 1s (5): turn goes on
-    state = state.roll(2, Roll((4, 1, 2, 3)))  # e: 1
-    state = state.roll(2, Roll((1, 2, 3, 5)))  # e misses
-    state = state.roll(2, Roll((4, 1, 2, 3)))  # f: 1
-    state = state.roll(2, Roll((1, 2, 3, 5)))  # f misses
-    state = state.roll(2, Roll((1, 2, 3, 5)))  # g misses: e 1, f 1, g 0
-    state = state.roll(1, Roll((4, 4, 4, 4)))  # a's Bunco wins table 1, rings the bell
+    state = RoundState.start(MIXED, BOXED, 4)
+    state = state.roll(1, RollFact((1, 1, 1, 1)))  # a rolls a mini Bunco of 1s (5): turn goes on
+    state = state.roll(2, RollFact((4, 1, 2, 3)))  # e: 1
+    state = state.roll(2, RollFact((1, 2, 3, 5)))  # e misses
+    state = state.roll(2, RollFact((4, 1, 2, 3)))  # f: 1
+    state = state.roll(2, RollFact((1, 2, 3, 5)))  # f misses
+    state = state.roll(2, RollFact((1, 2, 3, 5)))  # g misses: e 1, f 1, g 0
+    state = state.roll(1, RollFact((4, 4, 4, 4)))  # a's Bunco wins table 1, rings the bell
     solo = state.tables[1]
     assert solo.finishing and solo.turn_seat == 1  # e holds the dice and finishes the turn
-    state = state.roll(2, Roll((1, 2, 3, 5)))  # e misses: e and f tied on 1
+    state = state.roll(2, RollFact((1, 2, 3, 5)))  # e misses: e and f tied on 1
     solo = state.tables[1]
     assert solo.rolloff_needed and solo.rolloff.sides == (0, 1)
     assert solo.rolloff.order == (0, 1)  # g is not tied and does not roll
-    state = state.roll(2, Roll((1, 2, 3, 5)))  # e: 0
-    state = state.roll(2, Roll((4, 2, 3, 5)))  # f: 1
-    state = state.roll(2, Roll((1, 2, 3, 5)))  # f misses, the roll-off is over
+    state = state.roll(2, RollFact((1, 2, 3, 5)))  # e: 0
+    state = state.roll(2, RollFact((4, 2, 3, 5)))  # f: 1
+    state = state.roll(2, RollFact((1, 2, 3, 5)))  # f misses, the roll-off is over
     assert state.over and state.tables[1].winners == ("f",)
     assert state.tables[1].points == (1, 1, 0)  # roll-off points are not added
 
@@ -292,11 +292,11 @@ def test_a_whole_night_marks_one_w_or_l_a_player_a_round(count):
 
 
 def test_score_sheets_from_a_mixed_round():
-    state = Round.start(MIXED, BOXED, 3)
-    state = state.roll(1, Roll((3, 3, 3, 3)))  # a: Bunco, team a+c wins table 1 at once
+    state = RoundState.start(MIXED, BOXED, 3)
+    state = state.roll(1, RollFact((3, 3, 3, 3)))  # a: Bunco, team a+c wins table 1 at once
     assert state.tables[0].done and state.bell
-    state = state.roll(2, Roll((3, 1, 2, 4)))  # e finishes with 1 point
-    state = state.roll(2, Roll((1, 2, 4, 5)))
+    state = state.roll(2, RollFact((3, 1, 2, 4)))  # e finishes with 1 point
+    state = state.roll(2, RollFact((1, 2, 4, 5)))
     assert state.over
     sheets: dict[str, ScoreSheet] = {}
     for table in state.tables:

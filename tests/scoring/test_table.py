@@ -4,7 +4,7 @@ import pytest
 
 from scoring import PRESETS, Rules
 from scoring.roll import InvalidRoll
-from scoring.table import Bell, NotAllowed, Roll, TableRound, replay
+from scoring.table import Bell, NotAllowed, RollFact, TableRound, replay
 
 SEATS = ("ann", "bea", "cal", "dot")  # ann and cal are partners, bea and dot the other team
 MISS = (1, 1, 4)  # a miss whenever the target is 2, 3, 5 or 6
@@ -12,7 +12,7 @@ MISS = (1, 1, 4)  # a miss whenever the target is 2, 3, 5 or 6
 
 def play(table, *rolls):
     for dice in rolls:
-        table = table.apply(Roll(tuple(dice)))
+        table = table.apply(RollFact(tuple(dice)))
     return table
 
 
@@ -96,7 +96,7 @@ def test_the_bell_ringer_finishes_the_turn_and_those_points_count():
     assert table.done and table.winner == 0 and table.points == (23, 0)
     assert table.personal_points["ann"] == 23
     with pytest.raises(NotAllowed, match="over"):
-        table.apply(Roll((5, 5, 5)))
+        table.apply(RollFact((5, 5, 5)))
 
 
 def test_without_finishing_turns_the_bell_stops_the_table_at_once():
@@ -199,7 +199,7 @@ def test_a_dice_total_roll_off_throws_three_dice_even_in_the_four_dice_game():
     rules = Rules(dice=4, tie_break="rolloff_dice_total")
     table = play(TableRound.start(SEATS, rules, 3).apply(Bell()), (1, 2, 4, 5))
     with pytest.raises(InvalidRoll, match="3 dice"):
-        table.apply(Roll((1, 2, 3, 4)))
+        table.apply(RollFact((1, 2, 3, 4)))
     assert play(table, (6, 6, 6), (1, 1, 1)).winner == 0
 
 
@@ -225,7 +225,7 @@ def test_individual_play_scores_each_seat_and_the_clock_ends_it():
     table = play(table, (5, 5, 1), (5, 1, 1), MISS)
     table = play(table, (5, 5, 5))  # Big BUNCO: 21, then the dice pass
     assert table.points == (3, 21, 0) and table.roller == "cal"
-    table = table.apply(Roll((2, 2, 2), called=False))  # a Little BUNCO not called: 0
+    table = table.apply(RollFact((2, 2, 2), called=False))  # a Little BUNCO not called: 0
     assert table.points == (3, 21, 0) and table.roller == "ann"
     table = play(table, (3, 3, 3))  # called: 5, then the dice pass
     assert table.points == (8, 21, 0) and table.roller == "bea"
@@ -266,7 +266,7 @@ def test_tables_that_cannot_play_are_refused(seats, kwargs):
 
 
 def test_replay_folds_the_facts_in_order():
-    facts = [Roll((3, 1, 1)), Bell(), Roll((3, 3, 1)), Roll(MISS)]
+    facts = [RollFact((3, 1, 1)), Bell(), RollFact((3, 3, 1)), RollFact(MISS)]
     table = replay(SEATS, Rules(), 3, facts)
     by_hand = play(play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1)).apply(Bell()), (3, 3, 1))
     assert table == play(by_hand, MISS)
@@ -276,7 +276,7 @@ def test_replay_folds_the_facts_in_order():
 def test_a_bad_roll_leaves_the_table_as_it_was():
     table = TableRound.start(SEATS, Rules(), 3)
     with pytest.raises(InvalidRoll):
-        table.apply(Roll((3, 3)))
+        table.apply(RollFact((3, 3)))
     assert table.rolls == 0
 
 
@@ -286,21 +286,21 @@ def test_a_bad_roll_leaves_the_table_as_it_was():
 def test_a_roll_made_before_the_bell_counts_before_it():
     table = play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1), MISS)  # bea holds the dice
     belled = table.apply(Bell())
-    late = belled.before_bell(Roll((3, 3, 1)))  # bea's 2 points, entered a moment late
+    late = belled.before_bell(RollFact((3, 3, 1)))  # bea's 2 points, entered a moment late
     assert late.finishing and late.roller == "bea" and late.points == (1, 2)
     assert play(late, MISS).done and play(late, MISS).winner == 1
 
 
 def test_a_miss_made_before_the_bell_passes_the_dice_and_the_next_holder_finishes():
     table = play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1), MISS)
-    late = table.apply(Bell()).before_bell(Roll(MISS))  # bea's miss came before the bell
+    late = table.apply(Bell()).before_bell(RollFact(MISS))  # bea's miss came before the bell
     assert late.finishing and late.roller == "cal"
-    assert not table.apply(Bell()).apply(Roll(MISS)).finishing  # as an ordinary roll, it ends the table
+    assert not table.apply(Bell()).apply(RollFact(MISS)).finishing  # as an ordinary roll, it ends the table
 
 
 def test_several_rolls_made_before_the_bell_are_played_in_their_order():
     table = play(TableRound.start(SEATS, Rules(), 3), MISS).apply(Bell())
-    table = table.before_bell(Roll((3, 3, 1))).before_bell(Roll((3, 2, 2))).before_bell(Roll(MISS))
+    table = table.before_bell(RollFact((3, 3, 1))).before_bell(RollFact((3, 2, 2))).before_bell(RollFact(MISS))
     assert table.points == (0, 3) and table.finishing and table.roller == "cal"
 
 
@@ -309,17 +309,17 @@ def test_without_finishing_turns_a_late_roll_still_counts_and_the_table_stays_do
     table = play(TableRound.start(SEATS, rules, 3), (3, 1, 1), MISS, (3, 1, 1), MISS)
     belled = table.apply(Bell())
     assert belled.rolloff_needed  # 1 to 1
-    late = belled.before_bell(Roll((3, 3, 1)))  # ann's 2 points before the bell
+    late = belled.before_bell(RollFact((3, 3, 1)))  # ann's 2 points before the bell
     assert late.done and late.points == (3, 1) and late.winner == 0
 
 
 def test_once_a_roll_was_made_after_the_bell_a_late_one_is_just_the_next_roll():
     table = play(TableRound.start(SEATS, Rules(), 3), MISS).apply(Bell())
-    after = table.apply(Roll((3, 1, 1)))  # bea, finishing
+    after = table.apply(RollFact((3, 1, 1)))  # bea, finishing
     assert after.unbelled is None
-    assert after.before_bell(Roll(MISS)) == after.apply(Roll(MISS))
+    assert after.before_bell(RollFact(MISS)) == after.apply(RollFact(MISS))
 
 
 def test_without_a_bell_a_late_roll_is_an_ordinary_roll():
     table = play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1))
-    assert table.before_bell(Roll(MISS)) == table.apply(Roll(MISS))
+    assert table.before_bell(RollFact(MISS)) == table.apply(RollFact(MISS))
