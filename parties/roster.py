@@ -40,13 +40,15 @@ def _waiting_round(party):
     return round_, rules
 
 
+NEW = "new"  # the chair's new holder, before it has a row (scoring's ids are strings)
+
+
 def _seating(round_):
     seats = Seat.objects.filter(round=round_).select_related("player", "table")
     return as_scoring_seating(seats.order_by("table__number", "position"))
 
 
-def _check(round_, rules):
-    seating, ghosts = _seating(round_)
+def _check(seating, ghosts, rules):
     try:
         check_seating(seating, rules, ghosts)
     except SeatingError as error:
@@ -75,32 +77,29 @@ def player_leave(*, party: Party, player_id: int) -> Leave:
     )
     if seat is None:
         raise PartyError("That player is not seated for the next round.")
+    # Decided first, on the seating as it would be: the new ghost in the leaver's chair.
+    seating, ghosts = _seating(round_)
+    ghost_seating = [[NEW if p == str(player_id) else p for p in t] for t in seating]
+    try:
+        moved_id = ghost_swap(ghost_seating, rules, ghosts | {NEW}, NEW)
+    except SeatingError as error:
+        raise PartyError(f"That would leave a table unplayable: {error}.") from None
+
     ghost_number = Player.objects.filter(party=party, is_ghost=True).count() + 1
     ghost = Player.objects.create(
         party=party, name=f"Ghost {ghost_number}", is_ghost=True, position=_next_position(party)
     )
     reset = {seat.table.number} if seat.keeps_score else set()  # a ghost keeps no score
     Seat.objects.filter(pk=seat.pk).update(player=ghost, keeps_score=False)
-    moved, moved_from = _give_ghost_a_partner(party, round_, rules, ghost)
-    if moved_from is not None and moved_from.keeps_score:
-        reset.add(moved_from.table.number)  # the swap seats both chairs afresh
+    moved = None
+    if moved_id is not None:  # one real player changes chairs with the ghost (scoring's pick)
+        moved_from = Seat.objects.select_related("table").get(round=round_, player_id=int(moved_id))
+        swap_seats(party, round_, ghost.id, int(moved_id), "")
+        moved = Player.objects.get(pk=int(moved_id))
+        if moved_from.keeps_score:
+            reset.add(moved_from.table.number)  # the swap seats both chairs afresh
     party_changed(party, "seating")  # their link still opens their sheet
     return Leave(ghost, moved, tuple(sorted(reset)))
-
-
-def _give_ghost_a_partner(party, round_, rules, ghost):
-    """Where the leaver's partner is a ghost too, one real player changes chairs with the new
-    ghost (scoring.ghost_swap): that player and the seat they left, or (None, None)."""
-    seating, ghosts = _seating(round_)
-    try:
-        moved = ghost_swap(seating, rules, ghosts, str(ghost.id))
-    except SeatingError as error:
-        raise PartyError(f"That would leave a table unplayable: {error}.") from None
-    if moved is None:
-        return None, None
-    left = Seat.objects.select_related("table").get(round=round_, player_id=int(moved))
-    swap_seats(party, round_, ghost.id, int(moved), "")
-    return Player.objects.get(pk=int(moved)), left
 
 
 @transaction.atomic
@@ -120,9 +119,12 @@ def player_arrive(*, party: Party, name: str) -> Player:
     )
     if seat is None:
         raise PartyError("There is no ghost's seat free; a late arrival takes a ghost's seat.")
+    # Decided first, on the seating as it would be: the newcomer in the ghost's chair.
+    seating, ghosts = _seating(round_)
+    ghost_id = str(seat.player_id)
+    _check([[NEW if p == ghost_id else p for p in t] for t in seating], ghosts - {ghost_id}, rules)
     player = Player.objects.create(party=party, name=name, position=_next_position(party))
     Seat.objects.filter(pk=seat.pk).update(player=player)
-    _check(round_, rules)
     access.new_salted(AccessLink(party=party, role=AccessLink.Role.PLAYER, player=player)).save()
     party_changed(party, "seating")
     return player
