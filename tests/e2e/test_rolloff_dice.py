@@ -5,7 +5,7 @@ for as many dice as the table's state says: four in play, three in the roll-off.
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE
+from tests.devices import PHONE
 from tests.e2e.test_live_facts import create_with
 from tests.e2e.test_live_round import Table
 from tests.e2e.test_party_setup import TWELVE, chromium, link_url  # noqa: F401
