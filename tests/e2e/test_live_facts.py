@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table
-from tests.e2e.test_party_setup import create_party, link_url, settled_form
+from tests.e2e.test_party_setup import create_party, form_ready, link_url, settled_form
 
 pytestmark = pytest.mark.e2e
 
@@ -21,6 +21,7 @@ ELEVEN = EIGHT + ["Iris", "June", "Kay"]
 def create_with(page, server, name, players, preset, **options):
     """Create a party from `preset` with some options changed in the form (select by label)."""
     page.goto(f"{server.url}/parties/new/?preset={preset}")
+    form_ready(page)
     page.get_by_label("Party name").fill(name)
     page.get_by_label("Players", exact=True).fill("\n".join(players))
     if options:

@@ -42,6 +42,13 @@ def chromium(chromium):
     assert watched.refused() == []
 
 
+def form_ready(page):
+    """The create form loaded, and htmx listening on it: typing before htmx has set up its
+    triggers (on DOMContentLoaded) redraws no plan preview, as no person types that fast."""
+    page.wait_for_url(re.compile(r"/parties/new/"))
+    page.wait_for_load_state("load")
+
+
 def settled_form(page, count, preset=None):
     """Wait, as a host looks before tapping Create, until the form shows what was typed: the
     plan preview counts `count` players and the rules are `preset`'s, with no redraw under way.
@@ -56,6 +63,7 @@ def settled_form(page, count, preset=None):
 def create_party(page, server, name, players, shots=None, preset=None):
     page.goto(server.url + "/")
     page.get_by_role("link", name="Host a party").click()
+    form_ready(page)
     page.get_by_label("Party name").fill(name)
     page.get_by_label("Players", exact=True).fill("\n".join(players))
     if preset:

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table, seating_of
-from tests.e2e.test_party_setup import TWELVE, link_url, settled_form
+from tests.e2e.test_party_setup import TWELVE, form_ready, link_url, settled_form
 
 pytestmark = pytest.mark.e2e
 
@@ -67,6 +67,7 @@ def fuzzy_die(page, holder):
 def create(page, server, name, players, preset, **options):
     """The create form at ?preset=`preset`, with some rules picked under "Every rule"."""
     page.goto(f"{server.url}/parties/new/?preset={preset}")
+    form_ready(page)
     page.get_by_label("Party name").fill(name)
     page.get_by_label("Players", exact=True).fill("\n".join(players))
     page.get_by_text("Every rule, as the preset sets it").click()

@@ -150,18 +150,22 @@ class Phone:
 
     def tap(self, table, tap_id, seen, timeout=30, **fields):
         """The outbox's way (table.js flush()): send the same tap (same id, same seen) again
-        while the network fails or the server answers a 5xx without JSON (a server restarting),
-        waiting as the outbox does; any other answer is the tap's."""
+        while the network fails, the server answers a 5xx without JSON (a server restarting) or
+        turns the tap away busy (503, parties/admission.py: after its Retry-After), waiting as
+        the outbox does; any other answer is the tap's."""
         deadline = time.monotonic() + timeout
         tries, failures, wait = 0, [], RETRY_FIRST
         while True:
             tries += 1
             try:
                 answer = self.tap_once(table, tap_id, seen, **fields)
-                if answer.json is not None or answer.status < 500:
+                busy = answer.status == 503 and (answer.json or {}).get("status") == "busy"
+                if not busy and (answer.json is not None or answer.status < 500):
                     answer.tries, answer.failures = tries, failures
                     return answer
-                failures.append(answer.status)
+                failures.append("busy" if busy else answer.status)
+                if busy:
+                    wait = max(wait, int(answer.headers.get("retry-after", 1)))
             except (OSError, urllib.error.URLError, ConnectionError) as error:
                 failures.append(type(error).__name__)
             if time.monotonic() > deadline:

@@ -25,13 +25,13 @@ def outbox_send(phone, table, tap_id, seen, dice, limit=20):
             return answer, busy
         busy += 1
         assert busy < limit, f"still busy after {limit} tries: {answer}"
-        time.sleep(int(answer.headers["Retry-After"]))
+        time.sleep(int(answer.headers["retry-after"]))
 
 
 def assert_busy(answer):
     assert answer.status == 503, answer
-    assert answer.headers["Retry-After"] == "1"
-    assert answer.headers["Content-Type"] == "application/json"
+    assert answer.headers["retry-after"] == "1"
+    assert answer.headers["content-type"] == "application/json"
     assert answer.json["status"] == "busy" and answer.json["retry_after"] == 1, answer
 
 

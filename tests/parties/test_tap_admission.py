@@ -8,6 +8,7 @@ timing."""
 
 import asyncio
 import contextlib
+import functools
 import subprocess
 import sys
 import threading
@@ -45,12 +46,25 @@ def one_worker_thread():
         executor.shutdown(wait=True)
 
 
+def on_a_loop_of_its_own(test):
+    """The async test run on a loop of its own, in a thread: after the browser tests this
+    thread's loop is Playwright's, on which pytest-asyncio cannot run another (as in
+    tests/parties/test_settings.py)."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        with ThreadPoolExecutor(1) as thread:
+            return thread.submit(asyncio.run, test(*args, **kwargs)).result()
+
+    return run
+
+
 def recorder():
     calls = []
     return calls, lambda: calls.append("ran") or "answer"
 
 
-@pytest.mark.asyncio
+@on_a_loop_of_its_own
 async def test_a_tap_that_starts_within_its_wait_is_run(short_wait):
     calls, call = recorder()
     ticket = admission.Ticket()
@@ -60,7 +74,7 @@ async def test_a_tap_that_starts_within_its_wait_is_run(short_wait):
     assert taps._turns._locks == {}
 
 
-@pytest.mark.asyncio
+@on_a_loop_of_its_own
 async def test_a_tap_no_worker_thread_starts_within_its_wait_is_turned_away_and_never_run(
     short_wait
 ):
@@ -71,7 +85,7 @@ async def test_a_tap_no_worker_thread_starts_within_its_wait_is_turned_away_and_
     assert calls == []  # the thread that reached it afterwards dropped it
 
 
-@pytest.mark.asyncio
+@on_a_loop_of_its_own
 async def test_a_tap_waiting_for_a_worker_thread_is_run_if_one_frees_in_time(short_wait):
     short_wait.TAP_WAIT = 30
     calls, call = recorder()
@@ -105,7 +119,7 @@ def test_a_tap_started_before_the_loop_gives_up_is_not_turned_away(settings):
     assert not ticket._give_up()  # started: the loop waits for its answer
 
 
-@pytest.mark.asyncio
+@on_a_loop_of_its_own
 async def test_a_tap_waiting_past_its_wait_for_its_partys_turn_is_turned_away(short_wait):
     """The wait counts from the tap's arrival, its party's turn included; a tap of another
     party is not held up, and the refused tap leaves nothing behind."""
