@@ -113,21 +113,21 @@ class PartyConsumer(AsyncWebsocketConsumer):
         seq, version = await _party_now(party_id, self._query_int("round"))
         await self.send(text_data=json.dumps({"type": "hello", "seq": seq, "version": version}))
 
-    def _query_int(self, key):
+    def _query(self, key):
+        """The values of `key` in the socket's query string (?tables=1,2&round=7)."""
         for part in self.scope.get("query_string", b"").decode().split("&"):
             name, _, value = part.partition("=")
-            if name == key and value.isdigit() and len(value) <= 19:
-                return int(value)
-        return None
+            if name == key:
+                yield value
+
+    def _query_int(self, key):
+        value = next(self._query(key), "")
+        return int(value) if value.isdigit() and len(value) <= 19 else None
 
     def _tables(self, table_count):
         # Anyone at the party may watch any table: scores are public at a Bunco party.
-        query = self.scope.get("query_string", b"").decode()
-        wanted = set()
-        for part in query.split("&"):
-            key, _, value = part.partition("=")
-            if key == "tables":
-                wanted |= {int(n) for n in value.split(",") if n.isdigit()}
+        wanted = {int(n) for value in self._query("tables") for n in value.split(",")
+                  if n.isdigit()}
         return sorted(n for n in wanted if 1 <= n <= table_count)
 
     async def dispatch(self, message):
