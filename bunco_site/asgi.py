@@ -1,12 +1,13 @@
 """ASGI entry point: HTTP through Django (a phone's ordinary tap takes the lean path in front of
-it, parties.tap_path), websockets through Channels, behind the host check.
+it, parties.tap_path; the rest in kept threads, bunco_site.request_threads), websockets through
+Channels, behind the host check.
 
 Importing it patches nothing underneath: the server's measured patches are installed by its
 launcher, `python -m bunco_site.serve` (bunco_site/serve.py), once this is loaded."""
 
 import os
 
-from django.core.asgi import get_asgi_application
+from bunco_site.request_threads import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_site.settings")
 # Django must be set up before anything imports models (the routing below does).

@@ -1,0 +1,75 @@
+"""Django's ASGI handler, with the thread that runs a request's sync code kept for a later
+request instead of started and joined for every one.
+
+Django runs each request in a `ThreadSensitiveContext` of its own, for which asgiref starts a
+new thread (the request's middleware and view run there, one call at a time) and, at the
+request's end, joins it from yet another new thread. Both starts happen on the server's event
+loop, and a thread's start waits until the new thread has run: while a busy thread holds the
+interpreter, the loop waits with it, and every websocket push waits behind it. In a big
+party's round close, 400 pages refetch within a few seconds, and profiles of the server showed
+the loop spending more time starting and joining these threads than serving the pages
+(docs/performance.md, S6).
+
+Here each request gets a single-thread executor from a free list (a new one only when every
+kept one is busy) and gives it back at its end: the same guarantee Django asks for (a request's
+sync calls in one thread, one at a time), as a WSGI server's worker threads give it. A request
+whose view outlives it (the client went away mid-view) gives back an executor still running
+that view; the next request there starts once it has finished.
+"""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import django
+from asgiref.sync import ThreadSensitiveContext
+from django.core.handlers.asgi import ASGIHandler
+
+# Executors kept idle at most; more are shut down once done (a burst's extra threads).
+KEPT_IDLE = 64
+
+
+class _Executors:
+    def __init__(self, kept_idle=KEPT_IDLE):
+        self.kept_idle = kept_idle
+        self.idle = []
+        self.started = 0  # executors made so far: what the tests count
+        self._lock = threading.Lock()  # taken from the loop and, at shut-down, other threads
+
+    def take(self):
+        with self._lock:
+            if self.idle:
+                return self.idle.pop()
+            self.started += 1
+            number = self.started
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"request-{number}")
+
+    def give_back(self, executor):
+        with self._lock:
+            if len(self.idle) < self.kept_idle:
+                self.idle.append(executor)
+                return
+        executor.shutdown(wait=False)  # its thread ends once its last call has returned
+
+
+class ReusedThreadsASGIHandler(ASGIHandler):
+    """Django's ASGIHandler; its requests' sync code runs in kept threads."""
+
+    def __init__(self):
+        super().__init__()
+        self.executors = _Executors()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        executor = self.executors.take()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            self.executors.give_back(executor)
+
+
+def get_asgi_application():
+    """As django.core.asgi.get_asgi_application, with the kept threads."""
+    django.setup(set_prefix=False)
+    return ReusedThreadsASGIHandler()

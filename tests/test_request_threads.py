@@ -1,0 +1,101 @@
+"""The ASGI handler keeps the threads its requests' sync code runs in (bunco_site.request_threads):
+each request runs in one thread, requests at the same time in different threads, and a thread
+is used again by a later request instead of a new one started for each."""
+
+import asyncio
+import threading
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+from django.http import HttpResponse
+from django.test import override_settings
+from django.urls import path
+
+from bunco_site.request_threads import ReusedThreadsASGIHandler
+
+ran_in = []  # (path, thread name) of every view call
+both_in = threading.Barrier(2, timeout=5)
+
+
+def where(request):
+    ran_in.append((request.path, threading.current_thread().name))
+    return HttpResponse("ok")
+
+
+def together(request):
+    ran_in.append((request.path, threading.current_thread().name))
+    both_in.wait()  # returns only once a second request is in the view at the same time
+    return HttpResponse("ok")
+
+
+def broken(request):
+    raise RuntimeError("a view that fails")
+
+
+urlpatterns = [path("where/", where), path("together/", together), path("broken/", broken)]
+
+
+async def _get(handler, url):
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": url, "raw_path": url.encode(), "query_string": b"",
+        "root_path": "", "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+    }
+    communicator = ApplicationCommunicator(handler, scope)
+    await communicator.send_input({"type": "http.request", "body": b""})
+    start = await communicator.receive_output(10)
+    await communicator.receive_output(10)  # the body
+    await communicator.wait(10)
+    return start["status"]
+
+
+@pytest.fixture
+def handler(settings):
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.DEBUG_PROPAGATE_EXCEPTIONS = False
+    ran_in.clear()
+    both_in.reset()
+    with override_settings(ROOT_URLCONF=__name__):
+        yield ReusedThreadsASGIHandler()
+
+
+def _run(coroutine):
+    # A loop of the test's own: the browser tests may have left this thread's loop running.
+    return asyncio.new_event_loop().run_until_complete(coroutine)
+
+
+def test_requests_one_after_another_run_in_one_kept_thread(handler):
+    statuses = [_run(_get(handler, "/where/")) for _ in range(3)]
+    assert statuses == [200, 200, 200]
+    names = {name for _, name in ran_in}
+    assert len(ran_in) == 3 and len(names) == 1, ran_in
+    assert handler.executors.started == 1
+    assert len(handler.executors.idle) == 1
+
+
+def test_requests_at_the_same_time_run_in_threads_of_their_own(handler):
+    async def two():
+        return await asyncio.gather(_get(handler, "/together/"), _get(handler, "/together/"))
+
+    assert _run(two()) == [200, 200]  # each waited in its view for the other: two threads
+    assert len({name for _, name in ran_in}) == 2
+    assert handler.executors.started == 2 and len(handler.executors.idle) == 2
+    _run(_get(handler, "/where/"))
+    assert handler.executors.started == 2  # a later request takes a kept one
+
+
+def test_a_failing_view_gives_its_thread_back(handler):
+    assert _run(_get(handler, "/broken/")) == 500
+    assert _run(_get(handler, "/where/")) == 200
+    assert handler.executors.started == 1
+
+
+def test_threads_beyond_those_kept_end(handler):
+    handler.executors.kept_idle = 1
+
+    async def two():
+        return await asyncio.gather(_get(handler, "/together/"), _get(handler, "/together/"))
+
+    assert _run(two()) == [200, 200]
+    assert len(handler.executors.idle) == 1
