@@ -45,6 +45,7 @@ import uuid
 now = time.monotonic
 HEARTBEAT_S = 15.0
 BUSY_MOST = 20  # busy answers one tap may meet before the bench gives it up
+DROPPED_MOST = 5  # connections one tap may see dropped before the bench gives it up
 LIVE_DIV = re.compile(rb'<div id="live"([^>]*)>')
 ATTR = re.compile(rb'data-(seq|round|tables)="([^"]*)"')
 
@@ -458,7 +459,7 @@ class Generator:
         """A quick-button roll at `table`; retried with the version a stale answer gives."""
         pid = self.party["id"]
         tap_id = uuid.uuid4()  # a tap sent again is the same tap: the server saves it once
-        busy = 0
+        busy = dropped = 0
         attempt = 0
         while attempt < 3:
             attempt += 1
@@ -481,6 +482,9 @@ class Generator:
                 # a keep-alive connection the server closed while idle: send it again, as the
                 # page's outbox does
                 self.errors[f"tap resent: {type(error).__name__}"] += 1
+                dropped += 1
+                if dropped <= DROPPED_MOST:
+                    attempt -= 1  # not an answer: the stale retries are for answers
                 continue
             answer = json.loads(data) if data.startswith(b"{") else {}
             if status == 503 and answer.get("status") == "busy" and busy < BUSY_MOST:
@@ -500,7 +504,7 @@ class Generator:
             if answer.get("status") != "saved":
                 self.errors[f"tap {status} {answer.get('status')}"] += 1
             return
-        self.errors["tap stale thrice"] += 1
+        self.errors["tap stale thrice, or its connection dropped"] += 1
 
     async def settle(self, idle_pct=25.0, window=0.5, longest=20.0):
         """Wait until the server is quiet (under `idle_pct` of a core over `window` seconds),
