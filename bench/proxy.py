@@ -59,14 +59,18 @@ def spread_config(text):
 
 
 def write_configs():
-    """{topology: the haproxy config file it runs}: production's, and the spread variant in a
-    temporary file (removed by the caller)."""
+    """{topology: the haproxy config file it runs}: production's (the benchmarked commit's with
+    --app-ref, if it has one), and the spread variant in a temporary file (removed by the
+    caller)."""
+    config = fixtures.APP / "deploy" / "haproxy.cfg"
+    if not config.exists():
+        config = CONFIG
     spread = tempfile.NamedTemporaryFile(  # noqa: SIM115 - removed after the scenario
         "w", prefix="bench-haproxy-spread-", suffix=".cfg", delete=False
     )
-    spread.write(spread_config(CONFIG.read_text()))
+    spread.write(spread_config(config.read_text()))
     spread.close()
-    return {"sticky": str(CONFIG), "spread": spread.name}
+    return {"sticky": str(config), "spread": spread.name}
 
 
 # --- what a run uses, sampled -----------------------------------------------------------------
