@@ -427,6 +427,8 @@ class Generator:
                     "pongs": self.pongs,
                     "errors": dict(self.errors),
                     "http_conns": self.pool.open,
+                    # sent again on a new connection: the server had closed the idle one
+                    "resent_on_closed": self.pool.resent_on_closed,
                 }
             ),
             flush=True,

@@ -84,6 +84,11 @@ class Server:
         self.sampler.stop()
         self.process.stop()
 
+    def figures(self, start, end):
+        """What the server used over a measured phase (wall times): CPU, % of one core, and
+        the run's peak memory."""
+        return {"cpu_pct": self.sampler.cpu_pct(start, end), "rss_mb": self.sampler.peak_rss_mb()}
+
     def errors(self):
         text = self.process.log_text()
         lines = [line for line in text.splitlines() if "Traceback" in line or "Error" in line]
@@ -101,14 +106,22 @@ def write_plan(plan):
     return f.name
 
 
-def run_load(target, ctx, parties, phases, *, bell=None, timeout):
-    """One run: a fresh server, the generator to the end; the measured phases' results."""
-    if target == "app":
+def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=None):
+    """One run: a fresh server, the generator to the end; the measured phases' results.
+
+    `start_server`: starts what the generator talks to instead of `Server(target)` (S7's
+    topologies, bench/proxy.py: the app behind the proxy); it answers as a Server does
+    (`http`, `ws`, `figures`, `stop`, `errors`, `log_path`)."""
+    app = target != "baseline"
+    if app:
         fixtures.refresh_versions(parties)
         versions = [p["versions"] for p in parties]
     else:
         versions = [{k: 0 for k in p["versions"]} for p in parties]
-    server = Server(target, ctx["env"], ctx["html_bytes"])
+    if start_server:
+        server = start_server()
+    else:
+        server = Server(target, ctx["env"], ctx["html_bytes"])
     plan = {
         "http": server.http,
         "ws": server.ws,
@@ -119,7 +132,7 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout):
     }
     if bell:
         plan["bell"] = bell
-        if target == "app":
+        if app:
             plan["rewind_dsn"] = ctx["env"]["DATABASE_URL"]
     path = write_plan(plan)
     try:
@@ -137,11 +150,10 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout):
     for line in lines:
         if line["phase"] == "_run":
             continue
-        if target == "app" and line.get("table_msg_bytes"):
+        if app and line.get("table_msg_bytes"):
             # The baseline sends table messages as large as the app's real ones.
             ctx["html_bytes"] = line["table_msg_bytes"] - ENVELOPE
-        line["cpu_pct"] = server.sampler.cpu_pct(*line.pop("wall"))
-        line["rss_mb"] = server.sampler.peak_rss_mb()
+        line.update(server.figures(*line.pop("wall")))
         line["run"] = run_info
         line["loadavg_1m"] = round(os.getloadavg()[0], 2)  # others' load on this shared box
         results.append(line)
@@ -470,7 +482,15 @@ def s6(ctx, args):
     round_close.s6(ctx, args)
 
 
-SCENARIOS = {"S1": s1, "S2": s2, "S3": s3, "S4": s4, "S5": s5, "S6": s6}
+def s7(ctx, args):
+    """S1's load through the proxy to two processes, sticky and not, against one process
+    alone (bench/proxy.py)."""
+    from bench import proxy
+
+    proxy.s7(ctx, args)
+
+
+SCENARIOS = {"S1": s1, "S2": s2, "S3": s3, "S4": s4, "S5": s5, "S6": s6, "S7": s7}
 
 
 def main():
@@ -482,11 +502,15 @@ def main():
         "--duration",
         type=float,
         default=None,
-        help="measured seconds per run (S1 60, S2 20 per step, S3 60, S4 60)",
+        help="measured seconds per run (S1 60, S2 20 per step, S3 60, S4 60, S7 30)",
     )
     parser.add_argument("--warmup", type=float, help="unmeasured seconds first (S2 10, others 5)")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per target (S1, S3, S5)")
-    parser.add_argument("--parties", type=int, help="S1: parties (100); S4: the 1x load (200)")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="runs per target (S1, S3, S5, S6, S7)"
+    )
+    parser.add_argument(
+        "--parties", type=int, help="S1, S7: parties (100); S4: the 1x load (200)"
+    )
     parser.add_argument("--phones", type=int, help="S3, S6: phones in the party (400); S5 (1000)")
     parser.add_argument("--closes", type=int, default=5, help="S6: measured closes per run (5)")
     parser.add_argument(
@@ -500,7 +524,7 @@ def main():
     )
     args = parser.parse_args()
     if args.duration is None:
-        args.duration = 20.0 if args.scenario == "S2" else 60.0
+        args.duration = {"S2": 20.0, "S7": 30.0}.get(args.scenario, 60.0)
     if args.warmup is None:
         # S2's first taps replay every party's round (a fresh server knows none): at 300
         # parties the backlog took ~5 s to drain at the steady load's 80% CPU.

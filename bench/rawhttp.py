@@ -32,32 +32,49 @@ async def read_response(reader):
 
 class Pool:
     """Keep-alive connections to one host; a request takes an idle one or opens a new one, so
-    an open-loop generator never waits for a free connection (up to `limit` of them)."""
+    an open-loop generator never waits for a free connection (up to `limit` of them).
+
+    A kept-alive connection the server closed while it sat idle (HAProxy closes them after
+    `timeout http-keep-alive`, deploy/haproxy.cfg: 10 s) fails the next request sent on it with
+    no answer at all; as a browser does, the request is then sent once more on a new connection
+    (`resent_on_closed` counts them), instead of being counted as a network failure the phone's
+    outbox resends a second later."""
 
     def __init__(self, host, port, limit=2000):
         self.host, self.port = host, port
         self.idle = []
         self.open = 0
+        self.resent_on_closed = 0
         self.sem = asyncio.Semaphore(limit)
 
     async def request(self, method, path, headers=None, body=b"", *, with_headers=False):
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        for key, value in (headers or {}).items():
+            lines.append(f"{key}: {value}")
+        lines.append(f"Content-Length: {len(body)}")
+        message = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
         async with self.sem:
-            if self.idle:
-                reader, writer = self.idle.pop()
-            else:
-                reader, writer = await asyncio.open_connection(self.host, self.port)
-                self.open += 1
-            lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
-            for key, value in (headers or {}).items():
-                lines.append(f"{key}: {value}")
-            lines.append(f"Content-Length: {len(body)}")
-            writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-            try:
-                status, data, keep, answer_headers = await read_response(reader)
-            except Exception:
-                writer.close()
-                self.open -= 1
-                raise
+            while True:
+                reused = bool(self.idle)
+                if reused:
+                    reader, writer = self.idle.pop()
+                else:
+                    reader, writer = await asyncio.open_connection(self.host, self.port)
+                    self.open += 1
+                try:
+                    writer.write(message)
+                    status, data, keep, answer_headers = await read_response(reader)
+                    break
+                except Exception as error:
+                    writer.close()
+                    self.open -= 1
+                    closed_unanswered = (
+                        isinstance(error, asyncio.IncompleteReadError) and not error.partial
+                    )
+                    if reused and (closed_unanswered or isinstance(error, ConnectionError)):
+                        self.resent_on_closed += 1
+                        continue
+                    raise
             if keep:
                 self.idle.append((reader, writer))
             else:

@@ -32,6 +32,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from tests.haproxy import haproxy_path
+
 REQUIRE = "BUNCO_REQUIRE_ALL_SERVICES"
 CONNECT_TIMEOUT = 0.5  # seconds: a service on this machine or the next answers in far less
 
@@ -77,10 +79,6 @@ def _programs(*names):
         return f"{' and '.join(missing)} not found on PATH" if missing else None
 
     return find
-
-
-def haproxy_path():
-    return shutil.which("haproxy") or "/usr/sbin/haproxy"
 
 
 def _haproxy():

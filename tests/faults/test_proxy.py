@@ -25,7 +25,8 @@ from playwright.sync_api import expect
 from tests.devices import LAPTOP, PHONE, Shots
 from tests.faults.db import PartyLock
 from tests.faults.phone import Phone
-from tests.faults.proxy import SERVER_NAMES, Proxy, proxied_daphne, proxied_env
+from tests.faults.proxy import proxied_daphne, proxied_env
+from tests.haproxy import SERVER_NAMES, Proxy
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.needs_haproxy]
