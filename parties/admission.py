@@ -8,9 +8,13 @@ outbox keeps it and sends it again (same tap id, so it is stored once), while th
 server does take stay fast.
 
 What is bounded is the wait, not the number of taps at once: a tap must start within
-`TAP_WAIT` seconds of its arrival, both of its waits counted (its party's turn, in the event
-loop, and a worker thread, in the executor's queue). A tap not started by then is answered busy
-with nothing read or written for it. The worker threads themselves (the loop's default
+`TAP_WAIT` seconds of its arrival, all of its waits counted: before the app could read it (the
+event loop's lag, parties.loop_lag: a loop past its capacity reads every request late), its
+party's turn, in the event loop, and a worker thread, in the executor's queue. A tap not
+started by then is answered busy with nothing read or written for it; one that has already
+waited its whole `TAP_WAIT` unread is answered busy at once. (Without the loop's lag, S4 on
+2026-12-02 served taps whose answers took seconds: they had waited before the bound's clock
+started.) The worker threads themselves (the loop's default
 executor) bound the taps running at once, as before. (A first version bounded the taps in
 flight, four slots held until the tap's pushes were sent; on a loaded event loop a slot is held
 for the loop's delays too. In S4 on a busy machine its saves fell from ~270 to ~60 a second;
@@ -23,6 +27,8 @@ import threading
 import time
 
 from django.conf import settings
+
+from parties import loop_lag
 
 RETRY_AFTER = 1  # seconds, as the header says it; the phone adds its own jitter
 NOT_STARTED = object()  # what a worker thread returns for a tap it found too late
@@ -38,7 +44,8 @@ class Ticket:
     under one lock, so a tap is either started or turned away, never both."""
 
     def __init__(self):
-        self.deadline = time.monotonic() + settings.TAP_WAIT
+        # Made on the event loop as the tap is read: it arrived the loop's lag earlier.
+        self.deadline = time.monotonic() + settings.TAP_WAIT - loop_lag.seconds()
         self._lock = threading.Lock()
         self._state = "waiting"
 
@@ -49,6 +56,8 @@ class Ticket:
     async def holding(self, turn):
         """Hold `turn` (an async context manager: the party's turn) for the block, if it is had
         by the deadline; else Busy."""
+        if self._left() <= 0:
+            raise Busy
         async with contextlib.AsyncExitStack() as held:
             try:
                 async with asyncio.timeout(self._left()):

@@ -12,6 +12,7 @@ import functools
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -19,7 +20,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator
 
 from bunco_site.asgi import application, django_asgi_app
-from parties import admission, tap_path, taps
+from parties import admission, loop_lag, tap_path, taps
 from tests.parties.test_settings import BASE_ENV, ROOT
 from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap
 
@@ -197,3 +198,25 @@ def test_the_settings_refuse_a_wait_that_admits_nothing_or_is_not_one(wait):
 def test_by_default_a_tap_waits_at_most_300_ms_to_start():
     assert settings_in_a_new_process().stdout.split() == ["0.3"]
     assert settings_in_a_new_process(BUNCO_TAP_WAIT="1.5").stdout.split() == ["1.5"]
+
+
+@on_a_loop_of_its_own
+async def test_a_tap_read_by_a_loop_as_late_as_its_wait_is_turned_away_at_once(short_wait):
+    """A tap read by a loop held up for longer than TAP_WAIT had waited that long unread, in
+    its socket: busy at once, though its party's turn and a worker thread are free. Once the
+    loop keeps up again, taps are taken."""
+    calls, call = recorder()
+    assert loop_lag.seconds() == 0.0  # the watch starts
+    await asyncio.sleep(loop_lag.INTERVAL * 2)
+    assert loop_lag.seconds() < short_wait.TAP_WAIT
+    time.sleep(short_wait.TAP_WAIT * 2)  # the loop held up: requests wait unread meanwhile
+    assert loop_lag.seconds() >= short_wait.TAP_WAIT * 2
+    with pytest.raises(admission.Busy):
+        async with admission.Ticket().holding(taps._turns.of(9)):
+            calls.append("held the turn")
+    assert calls == []
+    await asyncio.sleep(loop_lag.INTERVAL * 3)  # the watch wakes and sees a loop on time
+    assert loop_lag.seconds() < short_wait.TAP_WAIT
+    async with admission.Ticket().holding(taps._turns.of(9)):
+        assert await admission.Ticket().run(asyncio.get_running_loop(), call) == "answer"
+    assert calls == ["ran"]
