@@ -255,7 +255,7 @@ class Phone:
         from websockets.asyncio.client import connect
 
         pid = self.gen.party["id"]
-        uri = f"ws://{self.gen.plan['ws']}/ws/parties/{pid}/?tables={self.tables}"
+        uri = f"ws://{self.gen.plan['ws']}/ws/parties/{pid}/?tables={self.tables}&view={self.view}"
         uri += f"&phone={self.index}"  # the baseline's name for the phone; the app ignores it
         self.ws = await connect(
             uri,

@@ -94,10 +94,12 @@ async def _awaited(coroutine):
     return await coroutine
 
 
-async def send_text(party_id, group, text):
-    """Push `text` to the group; False if the layer failed (the party will be told to resync)."""
+async def send_text(party_id, group, text, routing=None):
+    """Push `text` to the group (`routing`: what the sockets choose by, parties.consumers);
+    False if the layer failed (the party will be told to resync)."""
     try:
-        await get_channel_layer().group_send(group, {"type": "push", "text": text})
+        event = {"type": "push", "text": text, **(routing or {})}
+        await get_channel_layer().group_send(group, event)
     except Exception:  # the write is saved; only this hint is lost
         logger.exception("push to %s failed; its phones will be told to resync", group)
         _remember_lost(party_id)
@@ -256,8 +258,9 @@ async def _send_then_wait(party_id, group, text, seconds):
 
 def on_commit_close(party, views, refetch_within):
     """A round closed: each table group of the closed round gets its phones' new views
-    (parties.close_push), then the party-wide message for every other page. A page that took
-    its view has seen this seq and lets the party-wide message pass."""
+    (parties.close_push), then the party-wide message for every other page. Each socket is
+    sent one of them (parties.consumers): the table's, if its page's view is among the table's
+    views, else the party-wide one, on which the page refetches."""
     seq = party.seq
     closed = {"type": "round", "seq": seq, "what": "closed"}
 
@@ -269,14 +272,24 @@ def on_commit_close(party, views, refetch_within):
                     {**closed, "views": table_views, "refetch_within": refetch_within},
                     separators=(",", ":"),
                 ),
+                {"views": list(table_views), "shows_close": seq},
             )
             for number, table_views in views.items()
             if table_views
         ]
-        pushes.append((party_group(party.id), json.dumps(closed, separators=(",", ":"))))
-        _run(_send_all(party.id, pushes))
+        pushes.append(
+            (party_group(party.id), json.dumps(closed, separators=(",", ":")),
+             {"unless_shown": seq})
+        )
+        _run(_send_routed(party.id, pushes))
 
     transaction.on_commit(push)
+
+
+async def _send_routed(party_id, pushes):
+    for group, text, routing in pushes:
+        if not await send_text(party_id, group, text, routing):
+            return  # the layer is down: one resync covers the rest
 
 
 def on_commit_round(party, what):

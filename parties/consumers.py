@@ -5,6 +5,7 @@ import asyncio
 import functools
 import json
 import logging
+import re
 from importlib import import_module
 
 from channels.consumer import get_handler_name
@@ -19,6 +20,7 @@ from parties.announce import party_group, table_group
 from parties.models import Party, Round
 
 logger = logging.getLogger(__name__)
+VIEW = re.compile(r"(table|player)-[0-9]{1,18}")
 
 
 @database_sync_to_async
@@ -100,6 +102,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.party_id = party_id
+        self.view = self._view()
+        self.close_shown = None  # the seq of the last round close whose view this page took
         self.link_ids = frozenset(self.scope["session"].get(access.SESSION_LINKS, []))
         self.groups = [party_group(party_id)] + [
             table_group(party_id, n) for n in self._tables(table_count)
@@ -123,6 +127,11 @@ class PartyConsumer(AsyncWebsocketConsumer):
     def _query_int(self, key):
         value = next(self._query(key), "")
         return int(value) if value.isdigit() and len(value) <= 19 else None
+
+    def _view(self):
+        """The page's view (its `data-view`: table-3, player-12), if it said one."""
+        value = next(self._query("view"), "")
+        return value if VIEW.fullmatch(value) else None
 
     def _tables(self, table_count):
         # Anyone at the party may watch any table: scores are public at a Bunco party.
@@ -150,6 +159,15 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self.send(text_data="pong")
 
     async def push(self, event):
+        """Sent as is, but at a round close, where each page is sent one message (the
+        announcement's `routing`): its table's, which carries the page its new seat, if its view
+        is among the table's views; else the party-wide one, on which it refetches."""
+        if "views" in event:
+            if self.view not in event["views"]:
+                return
+            self.close_shown = event["shows_close"]
+        elif "unless_shown" in event and event["unless_shown"] == self.close_shown:
+            return
         await self.send(text_data=event["text"])
 
     async def links_revoked(self, event):

@@ -53,8 +53,10 @@
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     subscribed = tables();
     const round = (document.getElementById("live") || {}).dataset?.round || "";
-    socket = new WebSocket(
-      `${scheme}://${location.host}/ws/parties/${party}/?tables=${subscribed}&round=${round}`);
+    // The view tells the server which of a round close's messages this page takes.
+    const view = encodeURIComponent(body.dataset.view || "");
+    socket = new WebSocket(`${scheme}://${location.host}/ws/parties/${party}/` +
+      `?tables=${subscribed}&round=${round}&view=${view}`);
     socket.onopen = () => {
       attempts = 0;
       body.dataset.socket = "open";
@@ -128,7 +130,7 @@
   // new table then, and the reopened socket refetches.
   function showNextSeat(message) {
     const view = message.views[body.dataset.view || ""];
-    if (!view) return;  // not for this page: the party-wide message follows
+    if (!view) return;  // not for this page (the server sends this page the party-wide one)
     if (message.seq <= lastSeq) return;
     lastSeq = message.seq;
     const fresh = document.createElement("template");

@@ -140,7 +140,8 @@ class Watcher:
         while not self.stopping.is_set():
             self.subscribed = self.live_tables
             url = (f"ws://127.0.0.1:{server.port}/ws/parties/{self.phone.party.id}/"
-                   f"?tables={self.subscribed}&round={self.live_round or ''}")
+                   f"?tables={self.subscribed}&round={self.live_round or ''}"
+                   f"&view={self.phone.view or ''}")
             try:
                 # The browser's own protocol pings are none: the page's heartbeat is its own.
                 with connect(url, origin=server.url, open_timeout=5, ping_interval=None,

@@ -210,3 +210,47 @@ async def test_the_first_message_says_what_the_party_and_the_pages_round_are_at(
         phone, connected, _ = await connect(party.id, cookie, query=query)
         assert connected and phone.hello["version"] == 0
         await phone.disconnect()
+
+
+async def test_at_a_round_close_each_page_is_sent_one_message_its_seat_or_the_refetch():
+    """A table's page and the page of a player who sat there take their new seat from the
+    table's message and are not sent the party-wide one; a page without a piece there (the
+    host's, watching every table; a page that said no view) is sent only the party-wide one."""
+    from tests.parties.test_round_close_push import close_by_hand
+
+    party = await sync_to_async(create_party)(Browser())
+    await sync_to_async(play.round_start)(party=party, by="host")
+    seated = await sync_to_async(
+        lambda: list(party.rounds.get(number=1).seats.filter(table__number=2)
+                     .values_list("player_id", flat=True))
+    )()
+    table_cookie = await sync_to_async(_phone_cookie)(party, role="table", table__number=2)
+    player_cookie = await sync_to_async(_phone_cookie)(
+        party, role="player", player_id=seated[0]
+    )
+    host_cookie = await sync_to_async(_phone_cookie)(party, role="host")
+    pages = {
+        "table": await connect(party.id, table_cookie, query="tables=2&view=table-2"),
+        "player": await connect(party.id, player_cookie,
+                                query=f"tables=2&view=player-{seated[0]}"),
+        "host": await connect(party.id, host_cookie, query="tables=1,2,3&view="),
+        "no view": await connect(party.id, table_cookie, query="tables=2"),
+    }
+    phones = {name: communicator for name, (communicator, ok, _code) in pages.items()}
+    assert all(ok for _c, ok, _code in pages.values())
+
+    await sync_to_async(close_by_hand)(party, 3)
+    closes = {}
+    for name, phone in phones.items():
+        while not await phone.receive_nothing(timeout=0.5):
+            message = json.loads(await phone.receive_from())
+            if message["type"] == "round" and message["what"] == "closed":
+                closes.setdefault(name, []).append(message)
+    seq = closes["host"][0]["seq"]
+    assert [set(m["views"]) >= {"table-2"} for m in closes["table"]] == [True]
+    assert [f"player-{seated[0]}" in m["views"] for m in closes["player"]] == [True]
+    for name in ("host", "no view"):
+        assert [("views" in m, m["seq"]) for m in closes[name]] == [(False, seq)]
+    assert closes["table"][0]["seq"] == closes["player"][0]["seq"] == seq
+    for phone in phones.values():
+        await phone.disconnect()
