@@ -6,10 +6,11 @@ import functools
 import json
 import logging
 import re
+from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
@@ -23,7 +24,18 @@ logger = logging.getLogger(__name__)
 VIEW = re.compile(r"(table|player)-[0-9]{1,18}")
 
 
-@database_sync_to_async
+# A socket's reads run in a few threads of their own. Channels' database_sync_to_async would run
+# every socket's reads in the process's one sync thread, one at a time: after a big party's
+# round close hundreds of phones that moved reconnect at once, and a handshake daphne has not
+# seen accepted within its timeout is dropped (the phone tries again, later still).
+_socket_reads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="socket-read")
+
+
+def _socket_read(func):
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_socket_reads)
+
+
+@_socket_read
 def _grant_and_tables(session, party_id):
     party = Party.objects.filter(pk=party_id).first()
     if party is None:
@@ -31,7 +43,7 @@ def _grant_and_tables(session, party_id):
     return access.grant_for(session, party), party.tables.count()
 
 
-@database_sync_to_async
+@_socket_read
 def _party_now(party_id, round_id):
     """The party's sequence number and the version of the round the page shows (0 if it is
     not one of the party's rounds), read after the socket joined its groups."""
@@ -43,7 +55,7 @@ def _party_now(party_id, round_id):
     return seq, version or 0
 
 
-@database_sync_to_async
+@_socket_read
 def _still_let_in(session_key, party_id):
     """Whether the session, as stored now, still has access at the party (a revoked link no
     longer counts; a link redeemed since the socket opened does)."""
@@ -142,7 +154,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """As Channels' own, less the database clean-up it runs before every event: a hop to
         the sync thread for each phone on each update, measured as most of the fan-out's cost.
-        Only `connect` reads the database, through database_sync_to_async, which cleans up
+        Only `connect` reads the database, through DatabaseSyncToAsync, which cleans up
         around its own call."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

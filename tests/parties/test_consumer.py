@@ -1,5 +1,6 @@
 """The websocket: who may connect, what it pushes after a commit, and the heartbeat."""
 
+import asyncio
 import json
 import uuid
 
@@ -253,4 +254,27 @@ async def test_at_a_round_close_each_page_is_sent_one_message_its_seat_or_the_re
         assert [("views" in m, m["seq"]) for m in closes[name]] == [(False, seq)]
     assert closes["table"][0]["seq"] == closes["player"][0]["seq"] == seq
     for phone in phones.values():
+        await phone.disconnect()
+
+
+async def test_sockets_opening_at_once_read_their_access_at_the_same_time(monkeypatch):
+    """Two phones reconnecting at once: each socket's access is read while the other's is
+    (in Channels' one sync thread the first would wait for the second, which waits for it)."""
+    import threading
+
+    from parties import access
+
+    party = await sync_to_async(create_party)(Browser())
+    cookie = await sync_to_async(_phone_cookie)(party, role="table", table__number=1)
+    both_reading = threading.Barrier(2, timeout=5)
+    grant_for = access.grant_for
+
+    def read_with_the_other(session, party):
+        both_reading.wait()
+        return grant_for(session, party)
+
+    monkeypatch.setattr(access, "grant_for", read_with_the_other)
+    opened = await asyncio.gather(connect(party.id, cookie, "1"), connect(party.id, cookie, "1"))
+    assert [ok for _phone, ok, _code in opened] == [True, True]
+    for phone, _ok, _code in opened:
         await phone.disconnect()
