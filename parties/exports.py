@@ -1,5 +1,5 @@
 """A party taken out of the app: its standings and its rolls as CSV for a spreadsheet, and the
-whole party as one JSON document that parties.party_import recreates on another server.
+whole party as one JSON document that parties.services.party_import recreates on another server.
 
 The JSON is written from the models' own description (`_meta`), not from a list kept here: every
 model that hangs off a party and every concrete field of it goes into the file, so a field or a
@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from parties import selectors, state
 from parties.models import Party, Roll
-from parties.services import lock_party
+from parties.services.changes import lock_party
 from scoring import score_roll
 from scoring.party import standing
 from scoring.quick import entry_words

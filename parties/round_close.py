@@ -2,7 +2,7 @@
 night; and taking a close back, for a correction or an undo while the next round waits.
 
 Runs inside the write that finished the last table (or the correction), with the party's row
-locked (parties/services.lock_party), so a round closes and rotates once.
+locked (parties.services.changes.lock_party), so a round closes and rotates once.
 
 The rows it writes (a sheet line per player, a seat per player) are plain values written by
 parties.close_sql, not model instances: at 400 players building and saving instances was a
@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from parties import announce, close_push, close_sql
 from parties.models import BuncoSet, Party, Player, Round, ScoreSheetLine, Seat, Table
-from parties.party_seq import party_changed, seq_bump
+from parties.services.changes import party_changed, seq_bump
 from scoring import Progress, next_seating, round_sheets
 
 

@@ -1,7 +1,7 @@
 """A scorekeeper's tap as both ways in take it: Django's view (`play_views.roll_create`) and the
 lean ASGI entry (`tap_path`). Both parse the form with `tap_fields` and call `record`, which
-runs `play.roll_record` in a worker thread and gives the phone's answer, so a tap is judged and
-answered one way, whichever door it came through.
+runs `roll_record` (parties.services.roll) in a worker thread and gives the phone's answer, so
+a tap is judged and answered one way, whichever door it came through.
 
 `record` lets one tap of a party at a time into the worker threads of this process. The
 others wait in the event loop, where waiting costs nothing: waiting in a worker thread, on the
@@ -22,8 +22,9 @@ import uuid
 
 from django.db import connections
 
-from parties import admission, announce, play
-from parties.services import PartyError
+from parties import admission, announce
+from parties.services.errors import PartyError, StaleTap
+from parties.services.roll import roll_record
 from scoring import InvalidRoll
 
 CALLED = {"yes": True, "no": False, "": None}
@@ -53,7 +54,7 @@ def _roll_from(data):
 
 
 def tap_fields(data):
-    """A tap's fields (request.POST, or the lean entry's form) as play.roll_record takes them,
+    """A tap's fields (request.POST, or the lean entry's form) as roll_record takes them,
     less the party, table and links; PartyError names what is missing or wrong."""
     try:
         tap_id = uuid.UUID(data.get("tap_id", ""))
@@ -72,11 +73,11 @@ def tap_fields(data):
 
 
 def answer(record):
-    """Run `record` (a call of play.roll_record) and give the phone's answer: (HTTP status,
+    """Run `record` (a call of roll_record) and give the phone's answer: (HTTP status,
     JSON payload). PermissionDenied and Http404 go up to the caller."""
     try:
         result = record()
-    except play.StaleTap as stale:
+    except StaleTap as stale:
         return 409, {"status": "stale", "message": str(stale), "version": stale.version}
     except (PartyError, InvalidRoll) as error:
         return 400, {"status": "refused", "message": str(error)}
@@ -140,7 +141,7 @@ def _in_worker(loop, party_id, table_number, fields, links, session_key):
     try:
         with announce.sending_through(loop) as outbox:  # pushes after commit
             result = answer(
-                lambda: play.roll_record(
+                lambda: roll_record(
                     party_id=party_id,
                     table_number=table_number,
                     link_ids=links() if links else (),

@@ -1,5 +1,5 @@
-"""Settling a tied prize by roll-off: each tied player rolls three dice, the highest total wins,
-and those still tied roll again (docs/rules.md section 9)."""
+"""Writes to the prizes: settling a tied prize by roll-off (each tied player rolls three dice, the
+highest total wins, and those still tied roll again: docs/rules.md section 9)."""
 
 import secrets
 
@@ -7,7 +7,8 @@ from django.db import transaction
 
 from parties import selectors
 from parties.models import PrizeRollOff
-from parties.services import PartyError, lock_party
+from parties.services.changes import lock_party
+from parties.services.errors import PartyError
 
 
 @transaction.atomic
