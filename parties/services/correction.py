@@ -5,7 +5,8 @@ run inside those writes, under the party's lock, and are no services of their ow
 A roll is a fact that is voided, never edited; every change is a Correction that says who made
 it, when, and what it changed (`effects`, words for people). Each correction locks the party's
 row first, as every live write does, so it is serialised with the taps, the bell and the round's
-close, and it either changes everything it says or, refused, nothing.
+close. It decides on the round's rolls as the change would leave them, replayed in memory
+(`decide`), and only then saves: refused, it has changed nothing.
 
 The replay reads a round's rolls in id order, so a corrected roll cannot be slotted back in
 where it was: the correction voids it and every live roll of the round after it, and enters
@@ -33,41 +34,63 @@ from scoring import InvalidRoll, NotAllowed
 from scoring.quick import quick_outcomes
 
 
-def settle(party, round_, before, correction, tables, doing):
-    """After the facts of `round_` changed: replay it and bring everything derived from it in
-    line (the live tables, or a closed round's sheets, rotation and fuzzy die). `before` is its
-    replay from before the change, read first. Refused (with
-    PartyError, so the transaction rolls back) when a roll can no longer be played, or a closed
-    round would be left unfinished after its next round started."""
-    if round_.status == Round.Status.PLAYING:
-        if party.status == Party.Status.FINISHED:
-            raise PartyError("The host ended the party; the round in play no longer counts.")
-        return settle_playing(party, round_, correction, tables, doing)
-    rules = party.rules
-    taker_before = before.state.fuzzy_die
-    bump_round(round_)
-    live = replay(round_, rules, doing)
-    if live.state.over:
-        save_effects(correction, recompute_closed(party, round_, live, rules, taker_before))
+def decide(party, round_, rows, doing):
+    """What a correction would leave of `round_`, decided before anything is saved: the round
+    replayed from `rows` (state.roll_rows, as the change would leave them). Refused (PartyError)
+    when the host has ended the party while the round was in play, when a roll could no longer
+    be played, or when a closed round would be left unfinished after its next round started.
+    `doing` says what was asked, for the refusal ("void that roll")."""
+    if round_.status == Round.Status.PLAYING and party.status == Party.Status.FINISHED:
+        raise PartyError("The host ended the party; the round in play no longer counts.")
+    live = replay_as(round_, party.rules, rows, doing)
+    if round_.status == Round.Status.PLAYING or live.state.over:
         return live
-    unfinished = ", ".join(str(n) for n, t in enumerate(live.state.tables, 1) if not t.done)
     refusal = reopen_refusal(party, round_)
     if refusal:
         raise PartyError(
-            f"That would leave table {unfinished} of {round_name(round_).lower()} unfinished, "
-            f"and {refusal}; nothing was changed."
+            f"That would leave table {unfinished_tables(live)} of "
+            f"{round_name(round_).lower()} unfinished, and {refusal}; nothing was changed."
         )
+    return live
+
+
+def replay_as(round_, rules, rows, doing):
+    """The round replayed from `rows` (nothing saved), or PartyError when a roll of it could
+    then not be played."""
+    try:
+        return state.replayed(round_, rules, rows, state.bell_positions(round_))
+    except (InvalidRoll, NotAllowed) as error:
+        raise PartyError(
+            f"Cannot {doing}: a roll of {round_name(round_).lower()} could not be played after "
+            f"it ({error}). Nothing was changed."
+        ) from error
+
+
+def settle(party, round_, before, correction, tables):
+    """After the facts of `round_` changed (as `decide` found they may): replay it and bring
+    everything derived from it in line (the live tables, or a closed round's sheets, rotation
+    and fuzzy die). `before` is its replay from before the change, read first."""
+    if round_.status == Round.Status.PLAYING:
+        return settle_playing(party, round_, correction, tables)
+    rules = party.rules
+    taker_before = before.state.fuzzy_die
+    bump_round(round_)
+    live = state.load(round_, rules, written=True)
+    if live.state.over:
+        save_effects(correction, recompute_closed(party, round_, live, rules, taker_before))
+        return live
     reopen_round(party, round_, live, starting_holder(round_, taker_before))
     save_effects(
-        correction, [f"{round_name(round_)} is in play again: table {unfinished} plays on"]
+        correction,
+        [f"{round_name(round_)} is in play again: table {unfinished_tables(live)} plays on"],
     )
     announce.on_commit_tables(party, live, list(range(1, len(live.seating) + 1)))
     return live
 
 
-def settle_playing(party, round_, correction, tables, doing="undo that roll"):
+def settle_playing(party, round_, correction, tables):
     bump_round(round_)
-    live = replay(round_, party.rules, doing)  # a void changes history: replay
+    live = state.load(round_, party.rules, written=True)  # a void changes history: replay
     if not live.state.bell and round_.bell_at:
         Round.objects.filter(pk=round_.pk).update(bell_at=None)
     seq_bump(party)  # the bell, or a table's result, may have been undone
@@ -83,14 +106,8 @@ def settle_playing(party, round_, correction, tables, doing="undo that roll"):
     return live
 
 
-def replay(round_, rules, doing):
-    try:
-        return state.load(round_, rules, written=True)
-    except (InvalidRoll, NotAllowed) as error:
-        raise PartyError(
-            f"Cannot {doing}: a roll of {round_name(round_).lower()} could not be played after "
-            f"it ({error}). Nothing was changed."
-        ) from error
+def unfinished_tables(live):
+    return ", ".join(str(n) for n, t in enumerate(live.state.tables, 1) if not t.done)
 
 
 def new_correction(party, round_, kind, by, note):

@@ -9,6 +9,7 @@ dismisses it (late_tap_dismiss).
 """
 
 from dataclasses import dataclass
+from itertools import count
 
 from django.db import transaction
 
@@ -16,15 +17,15 @@ from parties import state
 from parties.models import Correction, LateTap, Party, Roll, Round, Table
 from parties.services.changes import lock_party, party_changed
 from parties.services.correction import (
+    decide,
     enter_again,
     entry_columns,
     new_correction,
-    replay,
+    replay_as,
     save_effects,
     settle,
 )
 from parties.services.errors import PartyError
-from parties.services.round import bump_round
 from scoring import InvalidRoll, NotAllowed, RollFact
 from scoring.quick import entry_words, quick_dice
 from scoring.roll import check_dice
@@ -128,12 +129,15 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
         face=fields.get("face"),
     )
     before_bell = fields.get("bell_seen") is False
+    called = True if fields.get("called") is None else bool(fields["called"])
     before = state.load(round_, rules)
     number = late.table.number
     if not 1 <= number <= len(before.seating):
         raise PartyError(f"Table {number} did not play in that round.")
-    correction = new_correction(party, round_, Kind.LATE_TAP, by, f"table {number}: "
-                             + late.description)
+    doing = f"add that roll to table {number}"
+    # Decided first, on the round's rolls as they would be.
+    saved = state.roll_rows(round_)
+    rows = saved
     table = before.table(number)
     played_on = []  # the table's rolls after the bell, played without this one
     if before_bell and table.unbelled is None and before.extras[number - 1].after_bell:
@@ -142,26 +146,40 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
         played_on = list(
             Roll.objects.filter(id__in=before.extras[number - 1].after_bell).order_by("id")
         )
-        Roll.objects.filter(id__in=[r.id for r in played_on]).update(voided_by=correction)
-        bump_round(round_)
-        table = replay(round_, rules, f"add that roll to table {number}").table(number)
+        taken_back = {old.id for old in played_on}
+        rows = [r for r in saved if r.id not in taken_back]
+        table = replay_as(round_, rules, rows, doing).table(number)
     if before_bell and table.unbelled is not None:
         table = table.unbelled  # the table as the phone last knew it
     seated = before.seating[number - 1]
     roller = int(table.roller) if table.roller is not None else int(seated[0])
+    phase = Roll.Phase.ROLLOFF if table.rolloff_needed else Roll.Phase.PLAY
+    # New rolls come after every roll saved (and so after the bell), as their new ids will.
+    new_ids = count(max((r.id for r in saved), default=0) + 1)
+    rows = [*rows, state.RollRow(next(new_ids), number, **columns, called=called,
+                                 before_bell=before_bell, voided_by=None)]
+    kept, dropped = _still_played(round_, rules, rows, number, played_on, doing)
+    by_id = {r.id: r for r in saved}
+    rows += [by_id[old.id]._replace(id=next(new_ids)) for old in kept]
+    decide(party, round_, rows, doing)
+
+    correction = new_correction(party, round_, Kind.LATE_TAP, by, f"table {number}: "
+                             + late.description)
+    Roll.objects.filter(id__in=[r.id for r in played_on]).update(voided_by=correction)
     Roll.objects.create(
         round=round_,
         table_id=late.table_id,
         roller_id=roller,
-        phase=Roll.Phase.ROLLOFF if table.rolloff_needed else Roll.Phase.PLAY,
-        called=True if fields.get("called") is None else bool(fields["called"]),
+        phase=phase,
+        called=called,
         before_bell=before_bell,
         tap_id=late.tap_id,  # a resent late tap is then the roll already saved
         entered_by=late.entered_by,
         **columns,
     )
-    dropped = _play_on(party, round_, number, played_on) if played_on else []
-    settle(party, round_, before, correction, [number], f"add that roll to table {number}")
+    for old in kept:
+        enter_again(old, old.entered_by, {})
+    settle(party, round_, before, correction, [number])
     if dropped:
         save_effects(correction, [
             *correction.effects.splitlines(),
@@ -175,14 +193,15 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     return correction
 
 
-def _play_on(party, round_, number, played_on):
-    """Enter the table's after-the-bell rolls again behind a late roll, for as long as the rules
-    still take them (with the late roll in, the table may have been done sooner, and a roll-off
-    may no longer have been needed); the rest stay voided. Returns those, in words."""
-    rules = party.rules
-    bump_round(round_)
-    table = replay(round_, rules, f"add that roll to table {number}").table(number)
-    dropped = []
+def _still_played(round_, rules, rows, number, played_on, doing):
+    """Which of the table's after-the-bell rolls the rules still take behind the late roll
+    (with it in, the table may have been done sooner, and a roll-off may no longer have been
+    needed), decided on `rows` (the round with the late roll in): those, entered again, and
+    the rest, which stay voided, in words."""
+    if not played_on:
+        return [], []
+    table = replay_as(round_, rules, rows, doing).table(number)
+    kept, dropped = [], []
     for old in played_on:
         fact, _entry = state.roll_fact(
             old.dice, old.outcome, old.face, old.called, round_.target, rules
@@ -193,10 +212,10 @@ def _play_on(party, round_, number, played_on):
             except (InvalidRoll, NotAllowed):
                 pass
             else:
-                enter_again(old, old.entered_by, {})
+                kept.append(old)
                 continue
         dropped.append(entry_words(old.outcome, old.face, old.dice))
-    return dropped
+    return kept, dropped
 
 
 @transaction.atomic

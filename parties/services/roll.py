@@ -24,10 +24,10 @@ from parties.services.changes import lock_party, party_changed, seq_bump
 from parties.services.correction import (
     columns_dice,
     columns_of,
+    decide,
     enter_again,
     entry_columns,
     new_correction,
-    replay,
     round_name,
     save_effects,
     settle,
@@ -129,12 +129,12 @@ def roll_record(
     )
     live = _live_state(party_id, round_)
     now = timezone.now()
-    rung_by = None
-    if clock_ran_out(live, round_.ends_at, now):  # the bell rings before anything else
-        live = ring(party, round_, live, "clock", now)
-        rung_by = "clock"
+    # A clock that has run out rings the bell before anything else: the roll is judged on the
+    # round with the bell in it, and the bell is saved once the roll is taken or asked about.
+    rung_by = "clock" if clock_ran_out(live, round_.ends_at, now) else None
+    judged_on = live.apply_bell(round_.version + 1) if rung_by else live
     judged = judge_roll(
-        live,
+        judged_on,
         round_.target,
         table_number,
         seen=seen,
@@ -142,8 +142,10 @@ def roll_record(
         outcome=outcome,
         face=face,
         called=called,
-        before_bell=bell_seen is False and live.state.bell,
+        before_bell=bell_seen is False and judged_on.state.bell,
     )
+    if rung_by:
+        live = ring(party, round_, live, rung_by, now)
     if judged.ask:
         if rung_by:
             remember_on_commit(live)
@@ -266,13 +268,15 @@ def roll_undo(
         raise StaleTap(extras.version)
     if not extras.live_rolls:
         raise PartyError("There is no roll to undo at this table this round.")
+    undone = extras.live_rolls[-1]
+    decide(party, round_, [r for r in state.roll_rows(round_) if r.id != undone], "undo that roll")
     correction = new_correction(party, round_, Kind.UNDO, by, "undo")
-    Roll.objects.filter(pk=extras.live_rolls[-1]).update(voided_by=correction)
+    Roll.objects.filter(pk=undone).update(voided_by=correction)
     if round_.status == Round.Status.PLAYING:
         live = settle_playing(party, round_, correction, [table_number])
     else:
         bump_round(round_)
-        live = replay(round_, rules, "undo that roll")
+        live = state.load(round_, rules, written=True)
         reopen_round(party, round_, live, starting_holder(round_, before.state.fuzzy_die))
         save_effects(correction, [f"{round_name(round_)} is in play again (table {table_number})"])
         announce.on_commit_tables(party, live, list(range(1, len(live.seating) + 1)))
@@ -302,9 +306,10 @@ def roll_void(*, party: Party, roll_id: int, by: str, note: str = "") -> Correct
     roll = _live_roll(party, roll_id)
     round_ = roll.round
     before = state.load(round_, party.rules)  # read before the change (and kept: it is committed)
+    decide(party, round_, [r for r in state.roll_rows(round_) if r.id != roll.id], "void that roll")
     correction = new_correction(party, round_, Kind.VOID, by, note or "voided by the host")
     Roll.objects.filter(pk=roll.id).update(voided_by=correction)
-    settle(party, round_, before, correction, [roll.table.number], "void that roll")
+    settle(party, round_, before, correction, [roll.table.number])
     return correction
 
 
@@ -332,6 +337,13 @@ def roll_correct(
     was = entry_words(roll.outcome, roll.face, roll.dice)
     now = entry_words(outcome, face, columns_dice(columns))
     before = state.load(round_, rules)
+    # Decided on the round with the roll entered so, in its place; saved below as voids and
+    # copies, since the replay reads the rolls in id order.
+    rows = [
+        r._replace(**columns, called=called) if r.id == roll.id else r
+        for r in state.roll_rows(round_)
+    ]
+    decide(party, round_, rows, "make that correction")
     correction = new_correction(
         party, round_, Kind.CORRECT, by, note or f"table {roll.table.number}: {was} → {now}"
     )
@@ -348,7 +360,7 @@ def roll_correct(
         last_before = max(old_id for old_id in copies if old_id <= bell.after_roll_id)
         RoundBell.objects.filter(pk=bell.pk).update(after_roll_id=copies[last_before])
     tables = sorted({r.table.number for r in later})
-    settle(party, round_, before, correction, tables, "make that correction")
+    settle(party, round_, before, correction, tables)
     return correction
 
 

@@ -26,7 +26,7 @@ from parties.services.roll import roll_correct, roll_record, roll_undo, roll_voi
 from parties.services.round import bell_ring, round_start
 from scoring import next_seating
 from tests.parties.conftest import Browser, redeem
-from tests.parties.test_play import new_party, scorer
+from tests.parties.test_play import new_party, scorer, writes_while
 
 pytestmark = pytest.mark.django_db
 
@@ -290,6 +290,26 @@ def test_a_correction_that_makes_a_later_roll_unplayable_is_refused(party):
     assert not Correction.objects.exists()
     assert Roll.objects.filter(voided_by__isnull=False).count() == 0
     assert round_of(party).status == Round.Status.CLOSED
+
+
+def test_a_refused_correction_is_decided_before_anything_is_written(party):
+    # Refused for what the replay finds (a later roll unplayable, a closed table left
+    # unfinished, a late roll the table cannot take): nothing is written and rolled back.
+    closed = play_round_one(party)
+    miss = roll_at(closed, 2, (1, 2, 6))
+    late = late_tap(party, closed, 3, outcome="two", bell_seen=True)
+    assert writes_while(
+        lambda: roll_correct(party=party, roll_id=miss.id, by="host", dice=(2, 5, 6)),
+        refused="could not be played",
+    ) == []
+    assert writes_while(
+        lambda: late_tap_apply(party=party, late_tap_id=late.id, by="host"), refused="table 3"
+    ) == []
+    round_start(party=party, by="host")
+    last = Roll.objects.filter(round=closed, table__number=3).order_by("-id").first()
+    assert writes_while(
+        lambda: roll_void(party=party, roll_id=last.id, by="host"), refused="unfinished"
+    ) == []
 
 
 def test_a_correction_in_a_later_started_round_still_recomputes_the_closed_one(party):

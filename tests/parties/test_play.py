@@ -7,6 +7,8 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from parties import selectors, state
@@ -55,6 +57,14 @@ def tap(party, table, dice, called=None, tap_id=None):
         party_id=party.id, table_number=table, tap_id=tap_id or uuid.uuid4(), dice=tuple(dice),
         called=called, seen=now.extras[table - 1].version, link_ids=scorer(party, table),
     )
+
+
+def writes_while(call, refused=""):
+    """The statements that would change a row, run while `call` runs and is refused (with a
+    message matching `refused`)."""
+    with CaptureQueriesContext(connection) as queries, pytest.raises(PartyError, match=refused):
+        call()
+    return [q["sql"] for q in queries if q["sql"].split()[0] in ("INSERT", "UPDATE", "DELETE")]
 
 
 def points(party, table):
@@ -277,6 +287,17 @@ def test_a_tap_after_the_clock_ran_out_rings_the_bell_first():
     tap(p, 1, (1, 2, 3))
     Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
     tap(p, 1, (1, 4, 5))  # finishes the turn under way
+    assert RoundBell.objects.get().rung_by == "clock"
+
+
+def test_a_tap_refused_after_the_clock_ran_out_writes_nothing_not_even_the_bell():
+    # The roll is judged on the round with the clock's bell in it before the bell is saved.
+    p = new_party("tournament")
+    round_start(party=p, by="host")
+    tap(p, 1, (1, 2, 3))
+    Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
+    assert writes_while(lambda: tap(p, 1, (1, 2)), refused="dice") == []  # two dice
+    tap(p, 1, (1, 4, 5))
     assert RoundBell.objects.get().rung_by == "clock"
 
 
