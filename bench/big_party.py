@@ -164,7 +164,7 @@ def host_page_figures(runs, rolls):
     browser = _host_browser(party)
     url = f"/parties/{party.id}/host/"
     figures = _page_figures("before round 1", browser, url, runs)
-    round_start(party=party, by="host")
+    round_start(party=party)
     keepers = {link.table.number: [link.id] for link in
                AccessLink.objects.filter(party=party, role="table").select_related("table")}
     rng = random.Random(15)

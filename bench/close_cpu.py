@@ -100,7 +100,7 @@ class Room:
         if party.status == "break":
             party_resume(party=party)
         if not self.started:
-            round_start(party=self.party, by="host")
+            round_start(party=self.party)
         self.started = False
         bell_ring(party=self.party, by="host")
         self.versions = self._versions()

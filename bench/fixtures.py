@@ -90,7 +90,7 @@ def make_parties(count, players, *, max_players=None):
             preset="standard",
             rules=PRESETS["standard"],
         )
-        round_start(party=party, by="host")
+        round_start(party=party)
         csrf = get_random_string(32, CSRF_ALLOWED_CHARS)
         links = list(AccessLink.objects.filter(party=party).select_related("table", "player"))
         round_ = party.rounds.get(status="playing")

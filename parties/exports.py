@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from parties import selectors, state
 from parties.models import Party, Roll
+from parties.pot_view import pot_view
 from parties.services.changes import lock_party
 from scoring import score_roll
 from scoring.party import standing
@@ -214,8 +215,6 @@ def standings_table(party: Party):
     """The results page's standings, in its order, with each player's rank (players equal on
     what ranks them share it), the prizes they won (or are tied for, before the roll-off), and
     what they take home when the night has a pot."""
-    from parties.pot_view import pot_view
-
     rows, prizes = selectors.party_results(party)
     rules = party.rules
     won = {}

@@ -108,7 +108,7 @@ def round_start(request, party_id):
         request,
         party,
         grant,
-        lambda: round_service.round_start(party=party, by=grant.role_label),
+        lambda: round_service.round_start(party=party),
         "The round has started.",
     )
 

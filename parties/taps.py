@@ -3,12 +3,11 @@ lean ASGI entry (`tap_path`). Both parse the form with `tap_fields` and call `re
 runs `roll_record` (parties.services.roll) in a worker thread and gives the phone's answer, so
 a tap is judged and answered one way, whichever door it came through.
 
-`record` lets one tap of a party at a time into the worker threads of this process. The
-others wait in the event loop, where waiting costs nothing: waiting in a worker thread, on the
-party's row lock, they held the pool's few threads, and a busy party stalled every other
-party's taps (8 taps queued at one party held another party's tap up for 5 s). The turn is
-held until the state after the tap is remembered, so the next tap of the party finds it and
-does not replay the round.
+`record` lets one tap of a party at a time into the worker threads of this process. The others
+wait in the event loop, where waiting costs nothing: waiting in a worker thread, on the party's
+row lock, they held the pool's few threads, and a busy party stalled every other party's taps.
+The turn is held until the state after the tap is remembered, so the next tap of the party finds
+it and does not replay the round.
 
 Before it starts, a tap is admitted (parties.admission): if it has not had its party's turn and
 a worker thread within a short wait, it is answered busy (503, Retry-After) with nothing read
@@ -127,8 +126,8 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
     try:
         async with ticket.holding(_turns.of(party_id)):
             # The loop's worker threads directly, without sync_to_async's copy of the caller's
-            # context there and back (~8% of the interpreter's time in S2): the tap needs
-            # nothing from it.
+            # context there and back (a share of the interpreter's time bench/ S2 could see):
+            # the tap needs nothing from it.
             result, outbox = await ticket.run(loop, call)
             await announce.send_outbox(outbox)  # the table's phones first, then the answer
             return result

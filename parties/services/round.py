@@ -16,7 +16,7 @@ from parties.services.errors import PartyError
 
 
 @transaction.atomic
-def round_start(*, party: Party, by: str) -> Round:
+def round_start(*, party: Party) -> Round:
     """Ring the bell to start the waiting round (the host, or the head table)."""
     lock_party(party)
     if party.status in (Party.Status.BREAK, Party.Status.FINISHED):

@@ -246,7 +246,7 @@ print(json.dumps({"id": party.id, "code": party.code}))
 """
 START = (
     "from parties.models import Party; from parties.services.round import round_start; "
-    "round_start(party=Party.objects.get(pk={id}), by='host')"
+    "round_start(party=Party.objects.get(pk={id}))"
 )
 
 

@@ -84,7 +84,7 @@ async def test_a_roll_is_pushed_to_that_tables_phones_only_and_the_bell_to_all()
     at_two, ok2, _ = await connect(party.id, cookie, "2")
     at_three, ok3, _ = await connect(party.id, cookie, "3")
     assert ok2 and ok3
-    await sync_to_async(round_start)(party=party, by="host")
+    await sync_to_async(round_start)(party=party)
     started = json.loads(await at_two.receive_from())
     assert started["type"] == "round" and started["what"] == "started"
     await at_three.receive_from()
@@ -129,7 +129,7 @@ async def test_a_revoked_links_open_socket_is_closed_and_cannot_reconnect():
     assert not connected and code == 4403  # ... and is refused
 
     # Another link's socket is left open, and still hears the party.
-    await sync_to_async(round_start)(party=party, by="host")
+    await sync_to_async(round_start)(party=party)
     started = json.loads(await at_keeper.receive_from())
     assert started["type"] == "round" and started["what"] == "started"
     await at_keeper.disconnect()
@@ -146,7 +146,7 @@ async def test_a_socket_another_live_link_lets_in_stays_open_when_one_is_revoked
 
     await sync_to_async(_reissue)(party, ann)
     assert await phone.receive_nothing(timeout=0.5)
-    await sync_to_async(round_start)(party=party, by="host")
+    await sync_to_async(round_start)(party=party)
     assert json.loads(await phone.receive_from())["type"] == "round"
     await phone.disconnect()
 
@@ -199,7 +199,7 @@ async def test_the_first_message_says_what_the_party_and_the_pages_round_are_at(
     cookie = await sync_to_async(_phone_cookie)(party, role="table", table__number=2)
     round_id = await sync_to_async(lambda: party.rounds.order_by("id").first().id)()
     rendered = await sync_to_async(lambda: Party.objects.get(pk=party.id).seq)()
-    await sync_to_async(round_start)(party=party, by="host")  # the page missed this
+    await sync_to_async(round_start)(party=party)  # the page missed this
 
     phone, connected, _ = await connect(party.id, cookie, query=f"tables=2&round={round_id}")
     assert connected

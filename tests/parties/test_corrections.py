@@ -71,7 +71,7 @@ def play_round_one(party):
     the head table's Bunco rings the bell; then each holder finishes their turn:
     head table misses; table 2 seat 3 scores 1 (1 2 6), misses; table 3 seat 2 misses.
     Table 2 ends 3-1 and table 3 1-0 to the seat 1 and 3 team."""
-    round_start(party=party, by="host")
+    round_start(party=party)
     for dice in [(1, 1, 4), (2, 3, 4), (1, 5, 6), (2, 3, 4)]:
         tap(party, 2, dice)
     for dice in [(1, 2, 3), (2, 3, 4)]:
@@ -147,7 +147,7 @@ def test_undo_in_a_closed_round_checks_the_version_the_phone_saw(party):
 
 def test_once_the_next_round_has_started_undo_no_longer_reaches_the_closed_round(party):
     closed = play_round_one(party)
-    round_start(party=party, by="host")
+    round_start(party=party)
     with pytest.raises(PartyError, match="no roll to undo"):
         roll_undo(party=party, table_number=3, seen=0, by="table 3")
     closed.refresh_from_db()
@@ -159,7 +159,7 @@ def test_undo_after_the_nights_last_round_reopens_it_and_the_party_plays_on():
     play_round_one(party)
     for number in range(2, 7):  # rounds 2 to 6 closed by hand (the test's shortcut)
         round_ = round_of(party, number)
-        round_start(party=party, by="host")
+        round_start(party=party)
         round_.refresh_from_db()
         tap(party, 1, (number,) * 3)  # the head table's Bunco rings the bell
         for table in (1, 2, 3):
@@ -245,7 +245,7 @@ def test_a_quick_outcome_correction_is_shown_as_entered(party):
 
 def test_a_void_in_a_closed_round_after_the_next_started_keeps_its_seats(party):
     closed = play_round_one(party)
-    round_start(party=party, by="host")
+    round_start(party=party)
     nxt = round_of(party, 2)
     seated = seats_of(nxt)
     correction = roll_void(
@@ -259,7 +259,7 @@ def test_a_void_in_a_closed_round_after_the_next_started_keeps_its_seats(party):
 
 def test_a_change_that_leaves_a_closed_table_unfinished_is_refused_once_the_next_started(party):
     closed = play_round_one(party)
-    round_start(party=party, by="host")
+    round_start(party=party)
     lines = list(ScoreSheetLine.objects.filter(round=closed).values_list("player", "won"))
     last = Roll.objects.filter(round=closed, table__number=3).order_by("-id").first()
     with pytest.raises(PartyError, match="unfinished"):
@@ -305,7 +305,7 @@ def test_a_refused_correction_is_decided_before_anything_is_written(party):
     assert writes_while(
         lambda: late_tap_apply(party=party, late_tap_id=late.id, by="host"), refused="table 3"
     ) == []
-    round_start(party=party, by="host")
+    round_start(party=party)
     last = Roll.objects.filter(round=closed, table__number=3).order_by("-id").first()
     assert writes_while(
         lambda: roll_void(party=party, roll_id=last.id, by="host"), refused="unfinished"
@@ -314,7 +314,7 @@ def test_a_refused_correction_is_decided_before_anything_is_written(party):
 
 def test_a_correction_in_a_later_started_round_still_recomputes_the_closed_one(party):
     closed = play_round_one(party)
-    round_start(party=party, by="host")
+    round_start(party=party)
     seated = seats_of(round_of(party, 2))
     correction = roll_correct(
         party=party, roll_id=roll_at(closed, 2, (1, 5, 6)).id, by="host", dice=(1, 1, 1)
@@ -377,7 +377,7 @@ def test_a_correction_moves_the_fuzzy_die_and_later_closed_rounds_carry_it_forwa
     closed = play_round_one(party)
     head_bunco = Roll.objects.get(round=closed, table__number=1, die1=1, die2=1, die3=1)
     assert closed.fuzzy_die_id == head_bunco.roller_id
-    round_start(party=party, by="host")  # round 2: nobody rolls a Bunco
+    round_start(party=party)  # round 2: nobody rolls a Bunco
     bell_ring(party=party, by="host")
     for table in (1, 2, 3):
         finish_turn(party, table, 2)
@@ -412,7 +412,7 @@ def stop_at_bell_round():
     """finish_turn_after_bell off: every table stops at the bell. Table 3's seat 1 scores 1
     and misses; table 2's seat 1 scores 2; the head table's Bunco rings and ends the round."""
     party = new_party(finish_turn_after_bell=False)
-    round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 3, (1, 2, 3))
     tap(party, 3, (2, 3, 4))
     tap(party, 2, (1, 1, 4))
@@ -547,7 +547,7 @@ def test_after_bell_rolls_the_late_roll_makes_needless_no_longer_count():
     # Table 3 is 0-0 at the bell; its second phone enters seat 1's finishing miss and a whole
     # roll-off, while its first phone, offline, had seat 1's 2 points from before the bell.
     party = new_party()
-    round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 2, (1, 2, 3))
     tap(party, 1, (1, 1, 1))  # the bell
     tap(party, 1, (2, 3, 4))
@@ -573,7 +573,7 @@ def test_the_host_page_shows_the_latest_rounds_rolls_and_links_the_earlier_ones(
 
     party = create_party(host)
     closed = play_round_one(party)
-    round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 2, (2, 2, 5))  # round 2 (target 2): a roll in the round in play
     page = host.get(reverse("parties:host", args=[party.id])).content.decode()
     assert 'id="rolls-' + str(closed.id) + '"' not in page  # round 1's rows are not on it

@@ -144,7 +144,7 @@ def test_the_rolls_file_lists_every_roll_as_entered_voided_ones_too(host):
     correction = roll_correct(
         party=party, roll_id=roll_at(closed, 2, (1, 5, 6)).id, by="host", dice=(1, 1, 1)
     )
-    round_start(party=party, by="host")
+    round_start(party=party)
     roll_record(
         party_id=party.id, table_number=2, tap_id=uuid.uuid4(), dice=None, outcome="two",
         called=None, seen=0, link_ids=scorer(party, 2),

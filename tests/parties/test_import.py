@@ -56,7 +56,7 @@ def played_night():
     totals = {pid: 3 + n for n, (pid, _name) in enumerate(tied.winners)}
     prize_rolloff_record(party=party, category=tied.key, totals=totals)
 
-    round_start(party=party, by="host")
+    round_start(party=party)
     quick = roll_record(
         party_id=party.id, table_number=2, tap_id=uuid.uuid4(), dice=None, outcome="two",
         called=None, seen=0, link_ids=scorer(party, 2),
@@ -79,7 +79,7 @@ def played_night():
     third = Round.objects.get(party=party, status=Round.Status.WAITING)
     leaver = Seat.objects.filter(round=third, table__number=3).first().player
     player_leave(party=party, player_id=leaver.id)
-    round_start(party=party, by="host")
+    round_start(party=party)
     called_tap(party, 1, (3, 3, 5))
     party.refresh_from_db()
     return party

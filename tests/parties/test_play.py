@@ -74,7 +74,7 @@ def points(party, table):
 @pytest.fixture
 def party():
     p = new_party()
-    round_start(party=p, by="host")
+    round_start(party=p)
     return p
 
 
@@ -271,7 +271,7 @@ def test_a_paused_party_refuses_taps_until_it_resumes(party):
 
 def test_the_clock_rings_the_bell_only_once_time_is_up():
     p = new_party("tournament")
-    round_start(party=p, by="host")
+    round_start(party=p)
     round_ = Round.objects.get(party=p, number=1)
     assert round_.ends_at is not None
     with pytest.raises(PartyError, match="not run out"):
@@ -283,7 +283,7 @@ def test_the_clock_rings_the_bell_only_once_time_is_up():
 
 def test_a_tap_after_the_clock_ran_out_rings_the_bell_first():
     p = new_party("tournament")
-    round_start(party=p, by="host")
+    round_start(party=p)
     tap(p, 1, (1, 2, 3))
     Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
     tap(p, 1, (1, 4, 5))  # finishes the turn under way
@@ -293,7 +293,7 @@ def test_a_tap_after_the_clock_ran_out_rings_the_bell_first():
 def test_a_tap_refused_after_the_clock_ran_out_writes_nothing_not_even_the_bell():
     # The roll is judged on the round with the clock's bell in it before the bell is saved.
     p = new_party("tournament")
-    round_start(party=p, by="host")
+    round_start(party=p)
     tap(p, 1, (1, 2, 3))
     Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
     assert writes_while(lambda: tap(p, 1, (1, 2)), refused="dice") == []  # two dice
@@ -326,7 +326,7 @@ def test_the_bell_goes_to_everyone_first_then_every_tables_update(
     rung_by, pushes, django_capture_on_commit_callbacks
 ):
     p = new_party("tournament")
-    round_start(party=p, by="host")
+    round_start(party=p)
     tap(p, 2, (1, 2, 3))
     Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
     with django_capture_on_commit_callbacks(execute=True):
@@ -396,7 +396,7 @@ def test_every_preset_plays_a_whole_night_through_the_services(preset, players):
             continue
         round_, now = live(p)
         if round_.status == Round.Status.WAITING:
-            round_start(party=p, by="host")
+            round_start(party=p)
             rounds_played += 1
             continue
         open_tables = [n for n, t in enumerate(now.state.tables, 1) if not t.done]
@@ -423,7 +423,7 @@ def test_every_preset_plays_a_whole_night_through_the_services(preset, players):
 def test_a_tap_for_a_round_that_has_closed_is_held_for_the_host_not_counted_in_the_next(party):
     first, _now = live(party)
     finish_round(party)
-    round_start(party=party, by="host")
+    round_start(party=party)
     count = Roll.objects.count()
     tap_id = uuid.uuid4()
     seqs = []
@@ -525,7 +525,7 @@ def test_a_miss_made_before_the_bell_hands_the_finishing_turn_on(party):
 
 def test_where_tables_stop_at_the_bell_a_roll_made_before_it_still_counts():
     p = new_party(finish_turn_after_bell=False)
-    round_start(party=p, by="host")
+    round_start(party=p)
     tap(p, 3, (1, 2, 3))
     bell_ring(party=Party.objects.get(pk=p.pk), by="host")
     assert live(p)[1].table(3).done
@@ -541,7 +541,7 @@ def test_the_fuzzy_die_changing_hands_tells_every_page():
     # taker moves the party's seq on (every phone refetches), and a roll that takes nothing
     # does not.
     p = new_party("wba")
-    round_start(party=p, by="host")
+    round_start(party=p)
     seq = Party.objects.get(pk=p.pk).seq
     tap(p, 2, (1, 2, 3))
     assert Party.objects.get(pk=p.pk).seq == seq

@@ -51,7 +51,7 @@ def test_a_late_arrival_needs_a_free_ghost_seat_and_a_new_name(host, party):
 
 
 def test_seats_change_only_between_rounds(host, party):
-    round_start(party=party, by="host")
+    round_start(party=party)
     with pytest.raises(PartyError, match="between rounds"):
         player_leave(party=party, player_id=party.players.get(name="Ann").id)
     assert not Player.objects.filter(party=party, is_ghost=True).exists()

@@ -25,7 +25,7 @@ FORTY = [f"Player {n}" for n in range(1, 41)]
 @pytest.fixture
 def big():
     party = new_party(names=FORTY)
-    round_start(party=party, by="host")
+    round_start(party=party)
     return party
 
 
@@ -56,7 +56,7 @@ def test_a_players_page_reads_only_its_own_seat_and_table(client):
     rows = {}
     for names in (FORTY[:12], FORTY):
         party = new_party(names=names)
-        round_start(party=party, by="host")
+        round_start(party=party)
         link = AccessLink.objects.filter(party=party, role="player").first()
         redeem(client, link)
         page = f"/parties/{party.id}/players/{link.player_id}/"
@@ -143,7 +143,7 @@ def test_the_nights_last_close_tells_every_page_to_refetch(
 ):
     party = new_party(names=FORTY[:8], sets=1)
     for _round in range(6):
-        round_start(party=party, by="host")
+        round_start(party=party)
         with django_capture_on_commit_callbacks(execute=True):
             close_by_hand(party, tables=2)
     party.refresh_from_db()

@@ -50,7 +50,7 @@ def test_a_player_alone_is_shown_no_partner_on_their_own_page(host, seven):
 
 
 def test_the_table_alone_phone_shows_one_side_a_player_and_four_dice(host, seven):
-    round_start(party=seven, by="host")
+    round_start(party=seven)
     names = seating(seven)[2]
     page = host.get(reverse("parties:table", args=[seven.id, 2])).content.decode()
     assert '<div class="sides solo">' in page
@@ -81,7 +81,7 @@ def test_a_mixed_round_closes_with_the_seeds_moves_and_survives_export_and_impor
     from tests.parties.test_play import tap
 
     before = seating(seven)
-    round_start(party=seven, by="host")
+    round_start(party=seven)
     assert tap(seven, 2, (1, 1, 2, 3)).status == "saved"  # seat 1 alone at table 2: 2 points
     bunco = tap(seven, 1, (1, 1, 1, 1))  # four 1s in round 1: a Bunco, 21, table 1 won
     if bunco.status == "ask_call":
@@ -104,7 +104,7 @@ def test_a_mixed_round_closes_with_the_seeds_moves_and_survives_export_and_impor
 
 
 def test_the_printouts_tv_and_results_of_a_mixed_party(host, seven):
-    round_start(party=seven, by="host")
+    round_start(party=seven)
     tally = host.get(reverse("parties:tally_sheets", args=[seven.id])).content.decode()
     assert tally.count("Team A") == seven.rules.sets  # table 1's sheets, one a set
     assert "Seat 3" in tally and "Seat 4" not in tally.replace("seats 2 and 4", "")

@@ -65,7 +65,7 @@ def _setup(**link):
     """A party in play, its host having opened the dashboard, and a phone."""
     host = Browser()
     party = create_party(host)
-    round_start(party=party, by="host")
+    round_start(party=party)
     assert host.get(reverse("parties:host", args=[party.id])).status_code == 200
     return party, Phone(party, **link)
 

@@ -72,7 +72,7 @@ def test_before_round_one_the_tv_shows_where_to_sit_and_how_to_join(host, party)
 
 
 def test_a_round_in_play_shows_every_tables_teams_and_points(host, party):
-    round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 2, (1, 1, 4))  # two 1s: 2 points for table 2's first team
     response = host.get(tv_url(party))
     html = response.content.decode()
@@ -91,7 +91,7 @@ def test_a_round_in_play_shows_every_tables_teams_and_points(host, party):
 
 
 def test_after_the_bell_the_header_says_so(host, party):
-    round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 1, (1, 1, 1), called=True)  # the head table's Bunco rings the bell
     response = host.get(tv_url(party))
     assert 'data-stage="bell"' in response.content.decode()
@@ -99,7 +99,7 @@ def test_after_the_bell_the_header_says_so(host, party):
 
 
 def test_between_rounds_the_tv_shows_the_standings_and_the_next_seats(host, party):
-    round_start(party=party, by="host")
+    round_start(party=party)
     finish_round(party)
     response = host.get(tv_url(party))
     html = response.content.decode()
@@ -136,14 +136,14 @@ def test_where_the_rules_use_a_fuzzy_die_the_tv_names_its_holder():
     party = party_create(
         name="WBA night", player_names=TWELVE, preset="wba", rules=PRESETS["wba"]
     )
-    round_start(party=party, by="host")
+    round_start(party=party)
     holder = selectors.fuzzy_die(party)
     words = text_of(with_the_code(party).get(tv_url(party)))
     assert f"Fuzzy die: {holder.name} (head table)" in words
 
 
 def test_once_the_party_is_over_the_tv_shows_the_prizes_and_final_standings(host, party):
-    round_start(party=party, by="host")
+    round_start(party=party)
     finish_round(party)
     party_end(party=Party.objects.get(pk=party.pk))
     response = host.get(tv_url(party))
@@ -161,7 +161,7 @@ def test_a_hundred_table_party_renders_in_smaller_cards_and_a_scrolling_seating(
     waiting = browser.get(tv_url(party)).content.decode()
     assert waiting.count('class="tv-seat-card') == 100
     assert "scrolls scroll-120" in waiting  # 400 names do not fit: the list scrolls slowly
-    round_start(party=party, by="host")
+    round_start(party=party)
     response = browser.get(tv_url(party))
     html = response.content.decode()
     assert response.status_code == 200
@@ -184,7 +184,7 @@ def test_a_timed_round_shows_its_clock_which_the_tv_never_reports_and_solo_play_
         name="Tournament", player_names=TWELVE, preset="tournament", rules=PRESETS["tournament"]
     )
     browser = with_the_code(party)
-    round_start(party=party, by="host")
+    round_start(party=party)
     html = browser.get(tv_url(party)).content.decode()
     assert 'class="countdown"' in html
     # live.js reports a clock that ran out from a countdown with a clock URL: the host's and
