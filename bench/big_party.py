@@ -85,7 +85,7 @@ def _figure(name, work, runs, **extra):
 def seating_figures(runs):
     from dataclasses import replace
 
-    from parties import services
+    from parties.services.party import party_create, party_reshuffle
     from scoring import PRESETS, next_seating, seat_players
 
     ids = [str(n) for n in range(1, PLAYERS + 1)]
@@ -109,12 +109,12 @@ def seating_figures(runs):
     made = []
 
     def create():
-        made.append(services.party_create(name="The hall", player_names=names,
-                                          preset="standard", rules=PRESETS["standard"]))
+        made.append(party_create(name="The hall", player_names=names,
+                                 preset="standard", rules=PRESETS["standard"]))
 
     figures.append(_figure("party_create 400 players (database)", create, runs))
     figures.append(_figure("party_reshuffle 400 players (database)",
-                           lambda: services.party_reshuffle(party=made[-1]), runs))
+                           lambda: party_reshuffle(party=made[-1]), runs))
     return figures
 
 
@@ -151,17 +151,20 @@ def _page_figures(state, browser, url, runs, page="host_page"):
 
 
 def host_page_figures(runs, rolls):
-    from parties import play, selectors, services, state
+    from parties import selectors, state
     from parties.models import AccessLink
+    from parties.services.party import party_create
+    from parties.services.roll import roll_record
+    from parties.services.round import bell_ring, round_start
     from scoring import PRESETS
 
-    party = services.party_create(name="The hall", player_names=[f"Guest {n}" for n in
-                                                                  range(1, PLAYERS + 1)],
-                                  preset="standard", rules=PRESETS["standard"])
+    party = party_create(name="The hall", player_names=[f"Guest {n}" for n in
+                                                             range(1, PLAYERS + 1)],
+                         preset="standard", rules=PRESETS["standard"])
     browser = _host_browser(party)
     url = f"/parties/{party.id}/host/"
     figures = _page_figures("before round 1", browser, url, runs)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     keepers = {link.table.number: [link.id] for link in
                AccessLink.objects.filter(party=party, role="table").select_related("table")}
     rng = random.Random(15)
@@ -172,14 +175,14 @@ def host_page_figures(runs, rolls):
             dice = tuple(rng.choice((1, 2, 3, 4, 5, 6)) for _ in range(3))
             if dice == (1, 1, 1):
                 dice = (1, 1, 2)
-            play.roll_record(party_id=party.id, table_number=number, tap_id=uuid.uuid4(),
-                             dice=dice, called=None, seen=now.extras[number - 1].version,
-                             link_ids=keepers[number])
+            roll_record(party_id=party.id, table_number=number, tap_id=uuid.uuid4(),
+                        dice=dice, called=None, seen=now.extras[number - 1].version,
+                        link_ids=keepers[number])
     in_play = f"round 1 in play, {rolls} rolls a table"
     figures += _page_figures(in_play, browser, url, runs)
     figures += _page_figures(in_play, browser, f"/parties/{party.id}/", runs, "players_view")
     figures += _page_figures(in_play, browser, f"/parties/{party.id}/tv/", runs, "tv_board")
-    play.bell_ring(party=party, by="host")
+    bell_ring(party=party, by="host")
     figures += _page_figures("round 1 after the bell", browser, url, runs)
     return figures
 

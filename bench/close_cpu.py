@@ -1,6 +1,6 @@
 """The server's cost of a 400-player party's closing tap, alone: the last table's finishing
 miss, taken as the lean tap path takes it (`parties.taps._in_worker`: the session's read,
-`play.roll_record` with the round's close, its writes and commit, the rendering of every
+`roll_record` with the round's close, its writes and commit, the rendering of every
 phone's new seat, and the publishes to Redis), in this process on PostgreSQL, no HTTP and no
 websockets. A quick A/B for the close (bench.live's S6 measures the whole path).
 
@@ -93,15 +93,16 @@ class Room:
 
     def ready_to_close(self):
         """Everything of a round but its closing tap."""
-        from parties import play
+        from parties.services.party import party_resume
+        from parties.services.round import bell_ring, round_start
 
         party = self.party
         if party.status == "break":
-            play.party_resume(party=party)
+            party_resume(party=party)
         if not self.started:
-            play.round_start(party=self.party, by="host")
+            round_start(party=self.party)
         self.started = False
-        play.bell_ring(party=self.party, by="host")
+        bell_ring(party=self.party, by="host")
         self.versions = self._versions()
         last = max(self.keys)
         for number in sorted(self.keys):

@@ -62,14 +62,17 @@ def make_parties(count, players, *, max_players=None):
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
-    from parties import access, play, services
+    from parties import access
     from parties.models import AccessLink, Seat
+    from parties.services import party as party_service
+    from parties.services.party import party_create
+    from parties.services.round import round_start
     from scoring import PRESETS
 
     if max_players:
-        # The app caps a party at services.MAX_PLAYERS (400, as S3 and S6 use); a figure
-        # above it is for trying beyond the cap.
-        services.MAX_PLAYERS = max_players
+        # The app caps a party at MAX_PLAYERS (400, as S3 and S6 use); a figure above it is
+        # for trying beyond the cap.
+        party_service.MAX_PLAYERS = max_players
     expire = timezone.now() + timedelta(days=2)
     sessions = []
 
@@ -81,13 +84,13 @@ def make_parties(count, players, *, max_players=None):
 
     out = []
     for i in range(count):
-        party = services.party_create(
+        party = party_create(
             name=f"Bench {i}",
             player_names=[f"P{i}-{n}" for n in range(players)],
             preset="standard",
             rules=PRESETS["standard"],
         )
-        play.round_start(party=party, by="host")
+        round_start(party=party)
         csrf = get_random_string(32, CSRF_ALLOWED_CHARS)
         links = list(AccessLink.objects.filter(party=party).select_related("table", "player"))
         round_ = party.rounds.get(status="playing")

@@ -1,5 +1,5 @@
 """The server's CPU for one tap's work in its worker thread, alone: what `parties.taps` runs
-there for the lean entry (the session's read, `play.roll_record`: the lock, the reads, the
+there for the lean entry (the session's read, `roll_record`: the lock, the reads, the
 insert, the commit; and the table's render), called in a loop on PostgreSQL, no HTTP and no
 websockets; the render's push is not sent. A quick A/B for the tap's statements (bench.live
 measures the whole path).

@@ -2,10 +2,10 @@
 away at once (503, `Retry-After`) rather than queued.
 
 A server past its capacity cannot serve every tap; queued, the taps it cannot serve make every
-tap wait behind them (bench/ S4 measured 25 s at twice the load, and a backlog that had not
-drained 30 s after the load fell back). Turned away, a tap waits on its phone instead, whose
-outbox keeps it and sends it again (same tap id, so it is stored once), while the taps the
-server does take stay fast.
+tap wait behind them (bench/ S4: at twice the load every tap waited far longer than anyone waits
+at a table, and the backlog outlasted the surge; docs/performance.md has the figures). Turned
+away, a tap waits on its phone instead, whose outbox keeps it and sends it again (same tap id,
+so it is stored once), while the taps the server does take stay fast.
 
 What is bounded is the wait, not the number of taps at once: a tap must start within
 `TAP_WAIT` seconds of its arrival, all of its waits counted: before the app could read it (the

@@ -222,9 +222,10 @@ async def _send_all(party_id, pushes):
 
 # After a bell every table changes, and in a big party their updates are most of what the
 # server sends. The bell goes first, alone: the tables' updates are rendered and sent only once
-# it has had time to reach every phone (measured in bench/ S3: about 100 µs a phone; rendered
-# at the same moment, they doubled the time the bell took to reach a 400-phone party's last
-# phone). A phone shows the bell's banner at once and its table's new phase with the update.
+# it has had time to reach every phone, which takes a little longer for each phone (bench/ S3
+# measures it; docs/performance.md has the figures). Rendered at the same moment, the updates
+# held the bell up on its way to a big party's last phones. A phone shows the bell's banner at
+# once and its table's new phase with the update.
 BELL_HEAD_START_PER_PLAYER = 0.000_15  # seconds
 BELL_HEAD_START_MAX = 0.1
 

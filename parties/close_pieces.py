@@ -2,14 +2,15 @@
 byte for byte what the partials the pages include render in the close's context
 (`_where.html`, `_round_head.html`, `_seating_card.html` with `_table.html`, without the
 keep-score form, which the page's refetch brings). At 400 players the template engine took
-55-70 ms of a close's ~130 ms for these 500 renders (docs/performance.md, S6); formatted here
-they cost a few ms. tests/parties/test_close_pieces.py renders the templates beside these for
-tricky names and every branch, so a change to a partial that is not made here fails there.
+about half of a close's time for these 500 renders (docs/performance.md, S6, has the figures);
+formatted here they cost a small part of it. tests/parties/test_close_pieces.py renders the
+templates beside these for tricky names and every branch, so a change to a partial that is not
+made here fails there.
 
 Everything that comes from a user (a name) goes through Django's escaping
 (`conditional_escape`, what the templates' autoescaping calls); the rest is the app's own
-numbers and words. (`format_html` escaped the numbers too, at ~2 us each: most of these
-pieces' cost.)
+numbers and words. (`format_html` escaped the numbers too, and that was most of these pieces'
+cost.)
 """
 
 from django.urls import reverse

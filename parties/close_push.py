@@ -16,8 +16,8 @@ page) refetch on the party-wide message as before.
 from parties import close_pieces, selectors
 
 # A phone refetches the rest of its page within this many seconds per player of the party
-# (4 s for 400 players), at a random moment: spread out, the refetches cost what they did at
-# once (~5 ms of server CPU each), without holding up the pushes or each other.
+# (4 s for 400 players), at a random moment: spread out, each refetch costs the server what it
+# did when they all came at once, but they no longer hold up the pushes or each other.
 REFETCH_SPREAD_PER_PLAYER = 0.01
 REFETCH_SPREAD_MAX = 5.0
 

@@ -1,7 +1,7 @@
 """The host's corrections (void with a confirmation step, re-enter a roll, apply or dismiss a
 late tap) and what the host's and scorekeepers' pages show of them. Each view opens with its
-access guard, calls one service in parties/corrections.py, and answers; all work without
-JavaScript (a void's confirmation is a page of its own, not a script's dialog)."""
+access guard, calls one service (parties/services/roll.py, late_tap.py), and answers; all work
+without JavaScript (a void's confirmation is a page of its own, not a script's dialog)."""
 
 from dataclasses import dataclass
 
@@ -12,9 +12,11 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from parties import access, corrections, state
+from parties import access, state
 from parties.models import Correction, LateTap, Roll, Round
-from parties.services import PartyError
+from parties.services import late_tap as late_tap_service
+from parties.services import roll as roll_service
+from parties.services.errors import PartyError
 from scoring.quick import QUICK_LABELS, entry_words, quick_outcomes
 
 
@@ -55,7 +57,7 @@ def roll_void(request, party_id, roll_id):
             request, "parties/void_confirm.html", {"party": party, "roll": roll_row(roll)}
         )
     try:
-        correction = corrections.roll_void(
+        correction = roll_service.roll_void(
             party=party, roll_id=roll.id, by="host", note=request.POST.get("note", "")[:200]
         )
     except PartyError as error:
@@ -85,7 +87,7 @@ def roll_correct(request, party_id, roll_id):
     try:
         if not outcome and not dice:
             raise PartyError("Enter the dice, or pick what the roll scored.")
-        correction = corrections.roll_correct(
+        correction = roll_service.roll_correct(
             party=party,
             roll_id=roll.id,
             by="host",
@@ -104,7 +106,9 @@ def roll_correct(request, party_id, roll_id):
 def late_tap_apply(request, party_id, late_tap_id):
     party, _grant = access.require_host(request, party_id)
     try:
-        correction = corrections.late_tap_apply(party=party, late_tap_id=late_tap_id, by="host")
+        correction = late_tap_service.late_tap_apply(
+            party=party, late_tap_id=late_tap_id, by="host"
+        )
     except PartyError as error:
         return _refused(request, party, error, _late_page(party))
     return _done(request, party, correction, "The late roll was added.")
@@ -114,7 +118,7 @@ def late_tap_apply(request, party_id, late_tap_id):
 def late_tap_dismiss(request, party_id, late_tap_id):
     party, _grant = access.require_host(request, party_id)
     try:
-        corrections.late_tap_dismiss(party=party, late_tap_id=late_tap_id, by="host")
+        late_tap_service.late_tap_dismiss(party=party, late_tap_id=late_tap_id, by="host")
     except PartyError as error:
         return _refused(request, party, error, _late_page(party))
     messages.success(request, "The late roll was dismissed; nothing changed.")
@@ -293,7 +297,7 @@ class ClosedUndo:
 def closed_undo(party, number):
     """For a table's page while the next round waits: the just-closed round's undo, if that
     table has a roll there to take back."""
-    round_ = corrections.undoable_closed_round(party)
+    round_ = roll_service.undoable_closed_round(party)
     if round_ is None:
         return None
     live = state.load(round_, party.rules)

@@ -10,8 +10,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from parties import access, exports, party_import
+from parties import access, exports
 from parties.models import AccessLink
+from parties.services import party_import
 
 CSV = "text/csv; charset=utf-8"
 

@@ -1,5 +1,5 @@
 """A party taken out of the app: its standings and its rolls as CSV for a spreadsheet, and the
-whole party as one JSON document that parties.party_import recreates on another server.
+whole party as one JSON document that parties.services.party_import recreates on another server.
 
 The JSON is written from the models' own description (`_meta`), not from a list kept here: every
 model that hangs off a party and every concrete field of it goes into the file, so a field or a
@@ -23,7 +23,8 @@ from django.utils import timezone
 
 from parties import selectors, state
 from parties.models import Party, Roll
-from parties.services import lock_party
+from parties.pot_view import pot_view
+from parties.services.changes import lock_party
 from scoring import score_roll
 from scoring.party import standing
 from scoring.quick import entry_words
@@ -214,8 +215,6 @@ def standings_table(party: Party):
     """The results page's standings, in its order, with each player's rank (players equal on
     what ranks them share it), the prizes they won (or are tied for, before the roll-off), and
     what they take home when the night has a pot."""
-    from parties.pot_view import pot_view
-
     rows, prizes = selectors.party_results(party)
     rules = party.rules
     won = {}

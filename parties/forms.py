@@ -6,7 +6,7 @@ from django import forms
 
 from parties import player_csv
 from parties.player_names import NAME_MAX, clean_player_name
-from parties.services import MAX_PLAYERS, MIN_PLAYERS, party_size_problem
+from parties.services.party import MAX_PLAYERS, MIN_PLAYERS, party_size_problem
 from scoring import PRESET_HELP, PRESETS, Rules, RulesError
 
 

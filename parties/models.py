@@ -281,7 +281,7 @@ class LateTap(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="late_taps")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="late_taps")
     tap_id = models.UUIDField(unique=True)  # a resent late tap is held once
-    # What the phone sent, as play.roll_record takes it: dice (a list) or outcome and face,
+    # What the phone sent, as roll_record takes it: dice (a list) or outcome and face,
     # called (true, false or null), seen, and whether the phone had heard the bell.
     fields = models.JSONField()
     description = models.CharField(max_length=200, help_text="e.g. 2 points for Ann")

@@ -1,13 +1,14 @@
 """The live facts the host's page states besides the tables: who is playing, what is happening,
 the rules' name, the fuzzy die, and which seat changes the host may make now."""
 
-from parties import seat_changes, selectors
+from parties import selectors
 from parties.forms import rules_summary as all_rules
+from parties.services.party import reseat_allowed
 from scoring.rules_text import rules_sentences
 
 
 def host_context(party, round_, tables) -> dict:
-    reseat = seat_changes.reseat_allowed(party, round_)
+    reseat = reseat_allowed(party, round_)
     return {
         "facts": selectors.host_facts(party, round_, tables),
         "fuzzy_die": selectors.fuzzy_die(party),

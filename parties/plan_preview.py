@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 
 from parties.forms import OPTION_NAMES
-from parties.services import party_size_problem
+from parties.services.party import party_size_problem
 from scoring import Rules, RulesError
 from scoring.seating import ghosts_needed, plan_for
 from scoring.small_groups import FEWEST, MOST

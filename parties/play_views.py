@@ -11,8 +11,14 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from parties import access, corrections, play, pot_view, prizes, roster, taps
-from parties.services import PartyError
+from parties import access, taps
+from parties.services import party as party_service
+from parties.services import player as player_service
+from parties.services import pot as pot_service
+from parties.services import prize as prize_service
+from parties.services import roll as roll_service
+from parties.services import round as round_service
+from parties.services.errors import PartyError, StaleTap
 from parties.taps import as_int
 
 
@@ -36,7 +42,7 @@ def _answer(request, back, payload, status=200):
 
 @require_POST
 async def roll_create(request, party_id, number):
-    # The access guard is inside the tap (play.roll_record reads the session's links after
+    # The access guard is inside the tap (roll_record reads the session's links after
     # locking the party), so the tap is judged on one fresh read, as the lean entry's are.
     back = reverse("parties:table", args=[party_id, number])
     try:
@@ -58,14 +64,14 @@ def roll_undo(request, party_id, number):
     party, grant = access.require(request, party_id, lambda a: a.can_score(number))
     back = reverse("parties:table", args=[party.id, number])
     try:
-        version = corrections.roll_undo(
+        version = roll_service.roll_undo(
             party=party,
             table_number=number,
             seen=as_int(request.POST.get("seen"), "table version"),
             by=grant.role_label,
             round_id=as_int(request.POST["round"], "round") if request.POST.get("round") else None,
         )
-    except play.StaleTap as stale:
+    except StaleTap as stale:
         payload = {"status": "stale", "message": str(stale), "version": stale.version}
         return _answer(request, back, payload, 409)
     except PartyError as error:
@@ -102,7 +108,7 @@ def round_start(request, party_id):
         request,
         party,
         grant,
-        lambda: play.round_start(party=party, by=grant.role_label),
+        lambda: round_service.round_start(party=party),
         "The round has started.",
     )
 
@@ -111,7 +117,11 @@ def round_start(request, party_id):
 def bell_ring(request, party_id):
     party, grant = access.require_host(request, party_id)
     return _party_action(
-        request, party, grant, lambda: play.bell_ring(party=party, by="host"), "The bell rang."
+        request,
+        party,
+        grant,
+        lambda: round_service.bell_ring(party=party, by="host"),
+        "The bell rang.",
     )
 
 
@@ -120,7 +130,11 @@ def clock_ran_out(request, party_id):
     # Any phone whose countdown reaches 0 reports it; the server checks the clock itself.
     party, grant = access.require(request, party_id, lambda a: a.host or bool(a.table_numbers))
     return _party_action(
-        request, party, grant, lambda: play.bell_ring(party=party, by="clock"), "Time is up."
+        request,
+        party,
+        grant,
+        lambda: round_service.bell_ring(party=party, by="clock"),
+        "Time is up.",
     )
 
 
@@ -128,7 +142,7 @@ def clock_ran_out(request, party_id):
 def party_pause(request, party_id):
     party, grant = access.require_host(request, party_id)
     return _party_action(
-        request, party, grant, lambda: play.party_pause(party=party), "The game is paused."
+        request, party, grant, lambda: party_service.party_pause(party=party), "The game is paused."
     )
 
 
@@ -136,7 +150,7 @@ def party_pause(request, party_id):
 def party_resume(request, party_id):
     party, grant = access.require_host(request, party_id)
     return _party_action(
-        request, party, grant, lambda: play.party_resume(party=party), "The game goes on."
+        request, party, grant, lambda: party_service.party_resume(party=party), "The game goes on."
     )
 
 
@@ -144,7 +158,7 @@ def party_resume(request, party_id):
 def party_end(request, party_id):
     party, grant = access.require_host(request, party_id)
     return _party_action(
-        request, party, grant, lambda: play.party_end(party=party), "The party is over."
+        request, party, grant, lambda: party_service.party_end(party=party), "The party is over."
     )
 
 
@@ -153,7 +167,7 @@ def player_leave(request, party_id):
     party, grant = access.require_host(request, party_id)
 
     def leave():
-        return roster.player_leave(
+        return player_service.player_leave(
             party=party, player_id=as_int(request.POST.get("player"), "player")
         )
 
@@ -177,7 +191,7 @@ def player_arrive(request, party_id):
     party, grant = access.require_host(request, party_id)
 
     def arrive():
-        roster.player_arrive(party=party, name=request.POST.get("name", ""))
+        player_service.player_arrive(party=party, name=request.POST.get("name", ""))
 
     return _party_action(
         request, party, grant, arrive, "Welcome! They take a ghost's seat; their link is below."
@@ -196,7 +210,7 @@ def prize_rolloff(request, party_id, category):
             for key, value in request.POST.items():
                 if key.startswith("total-"):
                     totals[as_int(key.removeprefix("total-"), "player")] = as_int(value, "total")
-        prizes.prize_rolloff_record(party=party, category=category, totals=totals)
+        prize_service.prize_rolloff_record(party=party, category=category, totals=totals)
 
     request.POST = request.POST.copy()
     request.POST["next"] = reverse("parties:results", args=[party.id]) + "#prizes"
@@ -209,6 +223,6 @@ def pot_set(request, party_id):
     request.POST = request.POST.copy()
     request.POST["next"] = reverse("parties:results", args=[party.id]) + "#pot"
     return _party_action(
-        request, party, grant, lambda: pot_view.pot_set(party=party, data=request.POST),
+        request, party, grant, lambda: pot_service.pot_set(party=party, data=request.POST),
         "The pot is set.",
     )

@@ -1,5 +1,5 @@
 """What a player's name may be: the one rule the create form, the CSV upload and a late
-arrival (parties.roster) all check, kept out of the forms so a service can ask it too."""
+arrival (parties.services.player) all check, kept out of the forms so a service can ask it too."""
 
 import re
 import unicodedata

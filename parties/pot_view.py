@@ -1,16 +1,13 @@
 """The prize pot on the results page: what each prize carries and who takes home what
-(scoring.pot splits it), and the host's form that sets the buy-in and the shares."""
+(scoring.pot splits it), and the shares as the host's form shows them (parties.services.pot
+saves the form)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
-
 from parties import selectors
-from parties.models import Party
-from parties.services import PartyError, lock_party
-from scoring.pot import Pot, PotError, apportion, money, parse_money, split_pot, typed_money
+from scoring.pot import apportion, money, split_pot, typed_money
 
 
 @dataclass(frozen=True)
@@ -34,14 +31,9 @@ class PotView:
     take_home: list  # (name, "37.00"), most first
 
 
-def buy_ins(party) -> int:
-    """Everyone who played bought in: every real player, those who went home too."""
-    return party.players.filter(is_ghost=False).count()
-
-
 def pot_view(party, prize_rows) -> PotView:
     pot = party.prize_pot
-    players = buy_ins(party)
+    players = selectors.buy_ins(party)
     names = {}
     winners = {}
     for row in prize_rows:
@@ -94,46 +86,3 @@ def _shares_as_typed(pot, prize_keys, players):
         key: typed_money(cents)
         for key, cents in apportion(pot.total(players), weights).items()
     }
-
-
-def pot_from_form(data, prize_keys, players) -> Pot:
-    """The host's form as a Pot, or PartyError saying what to fix (nothing is saved)."""
-    try:
-        buy_in = parse_money(data.get("buy_in", ""))
-        unit = data.get("unit", "percent")
-        typed = {key: data.get(f"share-{key}", "").strip() for key in prize_keys}
-        if unit == "amount":
-            shares = {key: parse_money(text) for key, text in typed.items() if text}
-        else:
-            shares = {key: _percent(text) for key, text in typed.items() if text}
-        if shares and len(shares) < len(prize_keys):
-            missing = [key.replace("_", " ") for key in prize_keys if key not in shares]
-            raise PotError(
-                f"give every prize a share, or none for equal shares ({', '.join(missing)})"
-            )
-        pot = Pot(buy_in, tuple(shares.items()), unit, data.get("tied", "rolloff"))
-    except PotError as error:
-        raise PartyError(f"The pot: {error}.") from None
-    if unit == "amount" and shares and sum(shares.values()) != pot.total(players):
-        raise PartyError(
-            f"The pot: the amounts add up to {money(sum(shares.values()))}, but the pot is "
-            f"{money(pot.total(players))} ({players} players × {money(buy_in)})."
-        )
-    return pot
-
-
-def _percent(text):
-    if not text.isdigit():
-        raise PotError(f"“{text}” is not a whole percentage")
-    return int(text)
-
-
-@transaction.atomic
-def pot_set(*, party: Party, data) -> Pot:
-    """Save the pot the host entered; it changes no score or prize, only the money."""
-    lock_party(party)
-    _rows, prize_rows = selectors.party_results(party)
-    pot = pot_from_form(data, [row.key for row in prize_rows], buy_ins(party))
-    Party.objects.filter(pk=party.pk).update(pot=pot.to_dict())
-    party.pot = pot.to_dict()
-    return pot

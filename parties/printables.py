@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from parties import access, selectors, services
+from parties import access, party_codes, selectors
 from parties.models import AccessLink
 from parties.views import join_url, site_url
 from scoring.party import ROUNDS_PER_SET
@@ -204,7 +204,7 @@ def player_cards(request, party_id):
             # registration as seed 004 says. Otherwise it is where the player starts.
             "table_for_the_night": party.rules.rotation == "none",
             "pages": _pages(cards, PLAYER_CARDS_A_PAGE),
-            "code_shown": services.party_code_shown(party.code),
+            "code_shown": party_codes.party_code_shown(party.code),
             "join_url": join_url(request),
         },
     )

@@ -2,7 +2,7 @@
 night; and taking a close back, for a correction or an undo while the next round waits.
 
 Runs inside the write that finished the last table (or the correction), with the party's row
-locked (parties/services.lock_party), so a round closes and rotates once.
+locked (parties.services.changes.lock_party), so a round closes and rotates once.
 
 The rows it writes (a sheet line per player, a seat per player) are plain values written by
 parties.close_sql, not model instances: at 400 players building and saving instances was a
@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from parties import announce, close_push, close_sql
 from parties.models import BuncoSet, Party, Player, Round, ScoreSheetLine, Seat, Table
-from parties.party_seq import party_changed, seq_bump
+from parties.services.changes import party_changed, seq_bump
 from scoring import Progress, next_seating, round_sheets
 
 
@@ -284,8 +284,8 @@ def recompute_closed(party, round_, live, rules, taker_before):
     )
     name = f"Round {round_.number}" + (f" of set {round_.bunco_set.number}" if _sets(rules) else "")
     effects = sheet_changes(name, before, lines, players)
-    effects += _carry_fuzzy_die(party, round_, rules, holder)
-    effects += _reseat_next(party, round_, live, rules, players, tables)
+    effects += _carry_fuzzy_die(round_, rules, holder)
+    effects += _reseat_next(round_, live, rules, players, tables)
     if not effects:
         effects = [f"{name}: no result changed"]
     party_changed(party, "corrected")
@@ -328,7 +328,7 @@ def sheet_changes(name, before, lines, players):
     return effects
 
 
-def _carry_fuzzy_die(party, round_, rules, holder):
+def _carry_fuzzy_die(round_, rules, holder):
     """The closed rounds after `round_` carry the fuzzy die's holder forward where nobody took
     it in them."""
     from parties import state
@@ -347,7 +347,7 @@ def _carry_fuzzy_die(party, round_, rules, holder):
     return effects
 
 
-def _reseat_next(party, round_, live, rules, players, tables):
+def _reseat_next(round_, live, rules, players, tables):
     """The waiting next round is seated again from the corrected winners; one already started
     keeps the seats it was played in."""
     nxt = later_rounds(round_).first()

@@ -6,8 +6,9 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from parties import access, seat_changes
-from parties.services import PartyError
+from parties import access
+from parties.services.errors import PartyError
+from parties.services.scorekeeper import scorekeeper_choose
 
 
 @require_POST
@@ -19,7 +20,7 @@ def scorekeeper_set(request, party_id, number):
         messages.error(request, "Pick who keeps score.")
     else:
         try:
-            seat = seat_changes.scorekeeper_choose(
+            seat = scorekeeper_choose(
                 party=party, table_number=number, player_id=player_id
             )
         except PartyError as error:

@@ -340,6 +340,11 @@ class ResultRow:
     sheet: object  # scoring.ScoreSheet
 
 
+def buy_ins(party) -> int:
+    """Everyone who played bought in: every real player, those who went home too."""
+    return party.players.filter(is_ghost=False).count()
+
+
 def party_results(party):
     """Every real player's totals for the night, and the prizes the host chose."""
     from scoring import ScoreSheet, award_prizes

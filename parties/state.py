@@ -7,6 +7,7 @@ any other process's write bumps the version and the next reader replays from the
 
 from dataclasses import dataclass, field, replace
 from itertools import groupby
+from typing import NamedTuple
 
 from django.db import transaction
 
@@ -140,11 +141,66 @@ def cached(round_id, version, started_at):
     return None
 
 
+class RollRow(NamedTuple):
+    """A roll as the replay reads it: plain values, since a round's replay reads hundreds."""
+
+    id: int
+    table_number: int
+    die1: int | None
+    die2: int | None
+    die3: int | None
+    die4: int | None
+    outcome: str
+    face: int | None
+    called: bool
+    before_bell: bool
+    voided_by: int | None
+
+
+def roll_rows(round_: Round) -> list[RollRow]:
+    """The round's rolls, voided ones too, in id order (the order they are replayed in)."""
+    return [RollRow(*row) for row in _roll_values(round_)]
+
+
+def _roll_values(round_):
+    return (
+        Roll.objects.filter(round=round_)
+        .order_by("id")
+        .values_list(*RollRow._fields[:1], "table__number", *RollRow._fields[2:])
+    )  # plain rows: a round's replay reads hundreds of them
+
+
+def bell_positions(round_: Round) -> list[int]:
+    """Where the round's bell rang: the id of the last roll before it (0 before any)."""
+    return list(
+        RoundBell.objects.filter(round=round_)
+        .order_by("after_roll_id", "id")
+        .values_list("after_roll_id", flat=True)
+    )
+
+
 def load(round_: Round, rules, *, written=False) -> RoundSnapshot:
     """The live state of `round_` at its current version (call inside the write's lock);
     `written`: this transaction has already changed the round's facts."""
     if (live := cached(round_.id, round_.version, round_.started_at)) is not None:
         return live
+    live = replayed(round_, rules, _roll_values(round_), bell_positions(round_))
+    # Read under the party's lock before any write, the state is the committed one and is kept
+    # at once, even if the write then fails (a refused tap must not cost the next tap another
+    # replay). Read after this write's own changes (`written`), it is kept only once they
+    # commit: a rolled-back write must never leave behind a version a later fact will carry.
+    if written and transaction.get_connection().in_atomic_block:
+        transaction.on_commit(lambda: remember(live))
+    else:
+        remember(live)
+    return live
+
+
+def replayed(round_: Round, rules, rows, bells) -> RoundSnapshot:
+    """The state of `round_` replayed from `rows` (RollRow's values, in id order) and `bells` (each
+    bell's position, as bell_positions), at the round's version. `load` passes the rows as
+    saved; a correction passes them as its change would leave them, to decide before it saves
+    (nothing is remembered). Raises what the rules raise when a roll cannot be played."""
     seating, ghosts, table_ids, names, keepers = seating_of(round_)
     state = RoundState.start(seating, rules, round_.target, ghosts=ghosts, first_seats=keepers)
     live = RoundSnapshot(
@@ -160,21 +216,13 @@ def load(round_: Round, rules, *, written=False) -> RoundSnapshot:
         state,
         (TableExtras(),) * len(seating),
     )
-    rolls = (
-        Roll.objects.filter(round=round_)
-        .order_by("id")
-        .values_list(
-            "id", "table__number", "die1", "die2", "die3", "die4", "outcome", "face", "called",
-            "before_bell", "voided_by",
-        )
-    )  # plain rows: a round's replay reads hundreds of them
-    bells = list(RoundBell.objects.filter(round=round_).order_by("after_roll_id", "id"))
+    bells = list(bells)
     voids = [0] * len(seating)  # a void is a fact too: it moves the table's version on
-    for roll_id, number, *dice, outcome, face, called, before_bell, voided_by in rolls:
+    for roll_id, number, *dice, outcome, face, called, before_bell, voided_by in rows:
         if voided_by is not None:
             voids[number - 1] += 2  # the roll itself, and its void
             continue
-        while bells and bells[0].after_roll_id < roll_id:
+        while bells and bells[0] < roll_id:
             bells.pop(0)
             live = live.apply_bell(live.version)
         fact, entry = roll_fact(dice, outcome, face, called, round_.target, rules)
@@ -187,13 +235,4 @@ def load(round_: Round, rules, *, written=False) -> RoundSnapshot:
         TableExtras(**{**e.__dict__, "version": e.version + v})
         for e, v in zip(live.extras, voids, strict=True)
     )
-    live = replace(live, version=round_.version, extras=extras)
-    # Read under the party's lock before any write, the state is the committed one and is kept
-    # at once, even if the write then fails (a refused tap must not cost the next tap another
-    # replay). Read after this write's own changes (`written`), it is kept only once they
-    # commit: a rolled-back write must never leave behind a version a later fact will carry.
-    if written and transaction.get_connection().in_atomic_block:
-        transaction.on_commit(lambda: remember(live))
-    else:
-        remember(live)
-    return live
+    return replace(live, version=round_.version, extras=extras)

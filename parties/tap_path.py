@@ -5,7 +5,7 @@ it cost several times its own work in server CPU. This adapter takes the one req
 matters, `POST /parties/<id>/table/<n>/rolls/` from a phone's outbox, when the request itself
 is ordinary (a same-origin fetch wanting JSON, a UTF-8 form body, one allowed host, a CSRF token
 that matches its cookie, a live session) and calls the same tap as Django's view,
-`taps.record` -> `play.roll_record`, which reads the session's links after locking the party
+`taps.record` -> `roll_record`, which reads the session's links after locking the party
 and answers. What the adapter checks is only what Django's middleware would: anything it cannot
 vouch for (and a tap the links do not allow, or a party that does not exist) goes to Django
 unchanged with its body, and gets Django's own answer.
@@ -28,7 +28,7 @@ from django.http.request import split_domain_port, validate_host
 from django.middleware import csrf
 
 from parties import taps
-from parties.services import PartyError
+from parties.services.errors import PartyError
 
 TAP = re.compile(r"/parties/([1-9][0-9]{0,17})/table/([1-9][0-9]{0,3})/rolls/")
 MAX_BODY = 4096  # a tap's form is under 200 bytes; anything bigger is not a phone's tap

@@ -1,4 +1,5 @@
-"""The tap's statements, hand-written: what `play.roll_record` reads and writes on every tap.
+"""The tap's statements, hand-written: what `roll_record` (parties.services.roll) reads and
+writes on every tap.
 
 Django's ORM compiles each query anew, which was most of a tap's cost (bench/ measures it), so
 the few statements every tap runs are written out here; everything rarer (a replay, the bell,

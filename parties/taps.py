@@ -1,14 +1,13 @@
 """A scorekeeper's tap as both ways in take it: Django's view (`play_views.roll_create`) and the
 lean ASGI entry (`tap_path`). Both parse the form with `tap_fields` and call `record`, which
-runs `play.roll_record` in a worker thread and gives the phone's answer, so a tap is judged and
-answered one way, whichever door it came through.
+runs `roll_record` (parties.services.roll) in a worker thread and gives the phone's answer, so
+a tap is judged and answered one way, whichever door it came through.
 
-`record` lets one tap of a party at a time into the worker threads of this process. The
-others wait in the event loop, where waiting costs nothing: waiting in a worker thread, on the
-party's row lock, they held the pool's few threads, and a busy party stalled every other
-party's taps (8 taps queued at one party held another party's tap up for 5 s). The turn is
-held until the state after the tap is remembered, so the next tap of the party finds it and
-does not replay the round.
+`record` lets one tap of a party at a time into the worker threads of this process. The others
+wait in the event loop, where waiting costs nothing: waiting in a worker thread, on the party's
+row lock, they held the pool's few threads, and a busy party stalled every other party's taps.
+The turn is held until the state after the tap is remembered, so the next tap of the party finds
+it and does not replay the round.
 
 Before it starts, a tap is admitted (parties.admission): if it has not had its party's turn and
 a worker thread within a short wait, it is answered busy (503, Retry-After) with nothing read
@@ -22,8 +21,9 @@ import uuid
 
 from django.db import connections
 
-from parties import admission, announce, play
-from parties.services import PartyError
+from parties import admission, announce
+from parties.services.errors import PartyError, StaleTap
+from parties.services.roll import roll_record
 from scoring import InvalidRoll
 
 CALLED = {"yes": True, "no": False, "": None}
@@ -53,7 +53,7 @@ def _roll_from(data):
 
 
 def tap_fields(data):
-    """A tap's fields (request.POST, or the lean entry's form) as play.roll_record takes them,
+    """A tap's fields (request.POST, or the lean entry's form) as roll_record takes them,
     less the party, table and links; PartyError names what is missing or wrong."""
     try:
         tap_id = uuid.UUID(data.get("tap_id", ""))
@@ -72,11 +72,11 @@ def tap_fields(data):
 
 
 def answer(record):
-    """Run `record` (a call of play.roll_record) and give the phone's answer: (HTTP status,
+    """Run `record` (a call of roll_record) and give the phone's answer: (HTTP status,
     JSON payload). PermissionDenied and Http404 go up to the caller."""
     try:
         result = record()
-    except play.StaleTap as stale:
+    except StaleTap as stale:
         return 409, {"status": "stale", "message": str(stale), "version": stale.version}
     except (PartyError, InvalidRoll) as error:
         return 400, {"status": "refused", "message": str(error)}
@@ -126,8 +126,8 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
     try:
         async with ticket.holding(_turns.of(party_id)):
             # The loop's worker threads directly, without sync_to_async's copy of the caller's
-            # context there and back (~8% of the interpreter's time in S2): the tap needs
-            # nothing from it.
+            # context there and back (a share of the interpreter's time bench/ S2 could see):
+            # the tap needs nothing from it.
             result, outbox = await ticket.run(loop, call)
             await announce.send_outbox(outbox)  # the table's phones first, then the answer
             return result
@@ -140,7 +140,7 @@ def _in_worker(loop, party_id, table_number, fields, links, session_key):
     try:
         with announce.sending_through(loop) as outbox:  # pushes after commit
             result = answer(
-                lambda: play.roll_record(
+                lambda: roll_record(
                     party_id=party_id,
                     table_number=table_number,
                     link_ids=links() if links else (),

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from parties import access, selectors, services
+from parties import access, party_codes, selectors
 from parties.models import Party, Round
 from parties.views import join_url
 from scoring.party import standing
@@ -85,7 +85,7 @@ def tv_context(request, party):
         "rounds_played": rounds_played,
         "prizes": prizes if over else [],
         "fuzzy_die": selectors.fuzzy_die(party),
-        "code_shown": services.party_code_shown(party.code),
+        "code_shown": party_codes.party_code_shown(party.code),
         "join_url": join,
         # The URL is ours (the join page's address), nothing a user typed.
         "join_qr": segno.make(join, error="m").svg_inline(border=2, omitsize=True),

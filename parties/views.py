@@ -17,15 +17,18 @@ from parties import (
     correction_views,
     host_grid,
     page_facts,
+    party_codes,
     player_csv,
     pot_view,
-    seat_changes,
     selectors,
-    services,
     tap_hints,
 )
 from parties.forms import PartyCreateForm, parse_player_file, preset_initial
 from parties.models import AccessLink, Party, Player
+from parties.services import link as link_service
+from parties.services import party as party_service
+from parties.services import player as player_service
+from parties.services.errors import PartyError
 from scoring import PRESETS
 from scoring.quick import QUICK_LABELS, mini_face_matters, quick_outcomes
 
@@ -65,13 +68,13 @@ def party_create(request):
         )
         return render(request, "parties/create.html", {"form": form}, status=429)
     try:
-        party = services.party_create(
+        party = party_service.party_create(
             name=form.cleaned_data["name"],
             player_names=form.cleaned_data["players"],
             preset=form.cleaned_data["preset"],
             rules=form.cleaned_data["rules"],
         )
-    except services.PartyError as error:
+    except PartyError as error:
         form.add_error(None, str(error))
         return render(request, "parties/create.html", {"form": form}, status=400)
     host_link = AccessLink.objects.get(party=party, role=AccessLink.Role.HOST)
@@ -176,7 +179,7 @@ def _host_grid(request, party, round_, tables):
 def _host_common(request, party, round_, tables):
     return {
         "party": party,
-        "code_shown": services.party_code_shown(party.code),
+        "code_shown": party_codes.party_code_shown(party.code),
         "rules": party.rules,
         "round": round_,
         "tables": tables,
@@ -199,7 +202,7 @@ def _host_change(request, party_id, change):
     party, _grant = access.require_host(request, party_id)
     try:
         change(party)
-    except services.PartyError as error:
+    except PartyError as error:
         messages.error(request, str(error))
         if request.htmx:
             # 200, not 400: htmx swaps no 4xx answer (the host would see nothing), and with
@@ -214,7 +217,7 @@ def _host_change(request, party_id, change):
 
 @require_POST
 def host_reshuffle(request, party_id):
-    return _host_change(request, party_id, lambda party: services.party_reshuffle(party=party))
+    return _host_change(request, party_id, lambda party: party_service.party_reshuffle(party=party))
 
 
 @require_POST
@@ -223,8 +226,8 @@ def host_swap(request, party_id):
         try:
             a, b = int(request.POST.get("player_a", "")), int(request.POST.get("player_b", ""))
         except ValueError:
-            raise services.PartyError("Pick two players to swap.") from None
-        seat_changes.players_swap(party=party, player_a=a, player_b=b)
+            raise PartyError("Pick two players to swap.") from None
+        player_service.players_swap(party=party, player_a=a, player_b=b)
 
     return _host_change(request, party_id, swap)
 
@@ -233,8 +236,8 @@ def host_swap(request, party_id):
 def link_reissue(request, party_id, link_id):
     party, _grant = access.require_host(request, party_id)
     try:
-        new = services.link_reissue(party=party, link_id=link_id)
-    except services.PartyError as error:
+        new = link_service.link_reissue(party=party, link_id=link_id)
+    except PartyError as error:
         messages.error(request, str(error))
         return redirect(reverse("parties:host", args=[party.id]) + "#links")
     if new.role == AccessLink.Role.HOST:
@@ -270,7 +273,7 @@ def table_cards(request, party_id):
         {
             "party": party,
             "links": links,
-            "code_shown": services.party_code_shown(party.code),
+            "code_shown": party_codes.party_code_shown(party.code),
             "join_url": join_url(request),
         },
     )
@@ -436,7 +439,7 @@ def join(request):
         access.attempt_uncount(network_key)
         access.attempt_uncount(browser_key)
         return render(request, "parties/join.html", {"error": TOO_MANY_CODES_HERE}, status=429)
-    code = services.party_code_typed(request.POST.get("code", ""))
+    code = party_codes.party_code_typed(request.POST.get("code", ""))
     party = Party.objects.filter(code=code).first() if code else None
     if party is None:  # a wrong code: it stays counted on both
         return render(

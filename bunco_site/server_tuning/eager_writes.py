@@ -3,9 +3,9 @@
 Twisted buffers every write and asks the event loop to watch the socket for "writable"
 (an `epoll_ctl`), sends when the poller says so, after everything else ready to run, then stops
 watching (a second `epoll_ctl`). Measured in bench/: registering and unregistering writers
-was about a tenth of the server's CPU in a profile of S2, and when a bell reached a 400-phone
-party at once no phone got a byte until the server had handed the bell to all 400 (S3), so
-the phones' own work could not overlap the server's.
+was a large share of the server's CPU in a profile of S2, and when a bell reached a big party
+at once no phone got a byte until the server had handed the bell to every phone (S3), so the
+phones' own work could not overlap the server's.
 
 A socket with room in its send buffer, nearly every socket nearly always, does not need the
 poller. Here the reactor's `addWriter` (which a transport calls from `write`) sends at once

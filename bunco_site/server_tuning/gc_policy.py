@@ -1,10 +1,10 @@
 """Garbage collection for a long-running server holding thousands of websockets.
 
-Measured in bench/ (S2, 100 parties, 1,200 phones): CPython's automatic full collections ran
-every few seconds and each walked every long-lived object (~300,000, mostly the connected
-phones' protocol objects and tasks), pausing the whole server 100-220 ms: the tail of the
-tap latency. Here the objects alive once the app is loaded are frozen (they live as long as
-the process), automatic full collections are off, and a full collection runs on a timer,
+Measured in bench/ (S2, many parties' phones connected at once): CPython's automatic full
+collections ran every few seconds and each walked every long-lived object (most of them the
+connected phones' protocol objects and tasks), pausing the whole server long enough to make the
+tail of the tap latency. Here the objects alive once the app is loaded are frozen (they live as
+long as the process), automatic full collections are off, and a full collection runs on a timer,
 rarely, so cycles among long-lived objects (a phone's connection after it closes) are still
 freed. Young collections run as usual and free most garbage.
 

@@ -3,8 +3,8 @@
 Twisted's `Request` parses every POST body that is a form into `request.args`, and to tell
 whether it is one it builds an `email.message.EmailMessage` to read the Content-Type header.
 Daphne hands the raw body to the ASGI app and never reads `args`, so that work is thrown away:
-measured in bench/ S2, about 5% of the interpreter's time at 250 parties, for the phones' taps
-(form posts). Twisted has a switch for it, `parsePOSTFormSubmission`; daphne does not pass it.
+in bench/ S2 it was a measurable share of the interpreter's time, for the phones' taps (form
+posts). Twisted has a switch for it, `parsePOSTFormSubmission`; daphne does not pass it.
 
 Touches: `daphne.http_protocol.WebRequest`, replaced by a subclass that passes the switch (what
 daphne's HTTPFactory builds each request from). Version check: `check()` (Twisted's Request takes

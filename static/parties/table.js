@@ -20,8 +20,8 @@
   const SENDABLE = new Set(["pending", "offline", "busy"]);
   const UNSAVED = new Set(["pending", "offline", "busy", "asking"]);  // will change the table's version
   const STALE_QUESTION = "Another phone entered a roll here just now: is yours a different roll?";
-  // Nobody reads a screen in 20 ms: a roll begun this soon after the table changed was begun on
-  // what the screen showed before the change.
+  // Nobody reads a changed screen and begins a roll on it this quickly: a roll begun this soon
+  // after the table changed was begun on what the screen showed before the change.
   const READ_GRACE_MS = 600;
 
   let sending = false;

@@ -25,15 +25,16 @@ CSV = ("Name,Email\n" + "".join(f"{g},{g.lower().replace(' ', '')}@example.org\n
 # scorekeeper scores 1, then misses).
 PLAY = """
 import uuid
-from parties import play, selectors, state
+from parties import selectors, state
+from parties.services.roll import roll_record
 from parties.models import AccessLink, Party
 party = Party.objects.get(pk={id})
 def tap(n, dice, called=None):
     party.refresh_from_db()
     now = state.load(selectors.current_round(party), party.rules)
     link = AccessLink.objects.get(party=party, role="table", table__number=n)
-    play.roll_record(party_id=party.id, table_number=n, tap_id=uuid.uuid4(), dice=dice,
-                     called=called, seen=now.extras[n - 1].version, link_ids=[link.id])
+    roll_record(party_id=party.id, table_number=n, tap_id=uuid.uuid4(), dice=dice,
+                called=called, seen=now.extras[n - 1].version, link_ids=[link.id])
 for n in range(2, 101):
     tap(n, (1, 2, 3))
 tap(1, (1, 1, 1), called=True)
@@ -180,7 +181,8 @@ def test_a_hundred_table_night_from_a_csv_file_on_the_hosts_grid(chromium, serve
 
 TOURNAMENT_ROLLS = """
 import uuid
-from parties import play, selectors, state
+from parties import selectors, state
+from parties.services.roll import roll_record
 from parties.models import AccessLink, Party
 party = Party.objects.get(pk={id})
 for n in range(1, 101):
@@ -188,8 +190,8 @@ for n in range(1, 101):
         party.refresh_from_db()
         now = state.load(selectors.current_round(party), party.rules)
         link = AccessLink.objects.get(party=party, role="table", table__number=n)
-        play.roll_record(party_id=party.id, table_number=n, tap_id=uuid.uuid4(), dice=dice,
-                         called=None, seen=now.extras[n - 1].version, link_ids=[link.id])
+        roll_record(party_id=party.id, table_number=n, tap_id=uuid.uuid4(), dice=dice,
+                    called=None, seen=now.extras[n - 1].version, link_ids=[link.id])
 """
 
 

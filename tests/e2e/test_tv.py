@@ -236,15 +236,18 @@ def test_sixty_players_fit_on_one_screen_in_large_type(chromium, server, shots):
 
 BIG_PARTY = """
 import json
-from parties import play, services
+from parties.services.party import party_create
 from scoring import PRESETS
-party = services.party_create(
+party = party_create(
     name="The Convention Hall", player_names=[f"Guest {n}" for n in range(1, 401)],
     preset="standard", rules=PRESETS["standard"],
 )
 print(json.dumps({"id": party.id, "code": party.code}))
 """
-START = "from parties import play; from parties.models import Party; play.round_start(party=Party.objects.get(pk={id}), by='host')"
+START = (
+    "from parties.models import Party; from parties.services.round import round_start; "
+    "round_start(party=Party.objects.get(pk={id}))"
+)
 
 
 def manage_shell(server, code):

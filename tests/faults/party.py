@@ -17,7 +17,7 @@ import json, django
 django.setup()
 from parties import access
 from parties.models import AccessLink
-from parties.services import party_create
+from parties.services.party import party_create
 from dataclasses import replace
 from scoring import PRESETS
 rules = replace(PRESETS[PRESET], **CHANGES)

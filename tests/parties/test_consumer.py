@@ -10,8 +10,12 @@ from channels.testing import WebsocketCommunicator
 from django.db import transaction
 
 from bunco_site.asgi import application
-from parties import announce, play, services
+from parties import announce
 from parties.models import AccessLink, Party
+from parties.services.link import link_reissue
+from parties.services.party import party_reshuffle, party_swap_players
+from parties.services.roll import roll_record
+from parties.services.round import bell_ring, round_start
 from tests.parties.conftest import Browser, create_party, redeem
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -31,7 +35,7 @@ def _link(party, **link):
 
 def _reissue(party, link):
     """The host's "New link", as the view runs it."""
-    services.link_reissue(party=party, link_id=link.id)
+    link_reissue(party=party, link_id=link.id)
 
 
 async def closed_with(phone):
@@ -81,7 +85,7 @@ async def test_a_roll_is_pushed_to_that_tables_phones_only_and_the_bell_to_all()
     at_two, ok2, _ = await connect(party.id, cookie, "2")
     at_three, ok3, _ = await connect(party.id, cookie, "3")
     assert ok2 and ok3
-    await sync_to_async(play.round_start)(party=party, by="host")
+    await sync_to_async(round_start)(party=party)
     started = json.loads(await at_two.receive_from())
     assert started["type"] == "round" and started["what"] == "started"
     await at_three.receive_from()
@@ -89,7 +93,7 @@ async def test_a_roll_is_pushed_to_that_tables_phones_only_and_the_bell_to_all()
     scorer = await sync_to_async(
         lambda: [AccessLink.objects.get(party=party, role="table", table__number=2).id]
     )()
-    await sync_to_async(play.roll_record)(
+    await sync_to_async(roll_record)(
         party_id=party.id, table_number=2, tap_id=uuid.uuid4(), dice=(1, 1, 5), called=None,
         seen=0, link_ids=scorer,
     )
@@ -98,7 +102,7 @@ async def test_a_roll_is_pushed_to_that_tables_phones_only_and_the_bell_to_all()
     assert 'id="table-2"' in pushed["html"] and ">2</div>" in pushed["html"]
     assert await at_three.receive_nothing()  # table 3's phone is not told about table 2
 
-    await sync_to_async(play.bell_ring)(party=party, by="host")
+    await sync_to_async(bell_ring)(party=party, by="host")
     for phone in (at_two, at_three):
         messages = [json.loads(await phone.receive_from()) for _ in range(2)]
         assert {m["type"] for m in messages} == {"bell", "table"}
@@ -126,7 +130,7 @@ async def test_a_revoked_links_open_socket_is_closed_and_cannot_reconnect():
     assert not connected and code == 4403  # ... and is refused
 
     # Another link's socket is left open, and still hears the party.
-    await sync_to_async(play.round_start)(party=party, by="host")
+    await sync_to_async(round_start)(party=party)
     started = json.loads(await at_keeper.receive_from())
     assert started["type"] == "round" and started["what"] == "started"
     await at_keeper.disconnect()
@@ -143,7 +147,7 @@ async def test_a_socket_another_live_link_lets_in_stays_open_when_one_is_revoked
 
     await sync_to_async(_reissue)(party, ann)
     assert await phone.receive_nothing(timeout=0.5)
-    await sync_to_async(play.round_start)(party=party, by="host")
+    await sync_to_async(round_start)(party=party)
     assert json.loads(await phone.receive_from())["type"] == "round"
     await phone.disconnect()
 
@@ -157,7 +161,7 @@ async def test_a_revoke_rolled_back_closes_nothing():
 
     def revoke_then_fail():
         with pytest.raises(RuntimeError), transaction.atomic():
-            services.link_reissue(party=party, link_id=ann.id)
+            link_reissue(party=party, link_id=ann.id)
             announce.on_commit_links_revoked(party.id, [ann.id])
             raise RuntimeError("the host's request failed after the revoke")
 
@@ -176,14 +180,14 @@ async def test_a_reshuffle_and_a_swap_before_round_1_reach_every_open_phone():
     phone, connected, _ = await connect(party.id, cookie, "1")
     assert connected
 
-    await sync_to_async(services.party_reshuffle)(party=party)
+    await sync_to_async(party_reshuffle)(party=party)
     reshuffled = json.loads(await phone.receive_from())
     assert reshuffled["type"] == "round" and reshuffled["what"] == "seating"
 
     ann, bea = await sync_to_async(
         lambda: [party.players.get(name=name).id for name in ("Ann", "Bea")]
     )()
-    await sync_to_async(services.party_swap_players)(party=party, player_a=ann, player_b=bea)
+    await sync_to_async(party_swap_players)(party=party, player_a=ann, player_b=bea)
     swapped = json.loads(await phone.receive_from())
     assert swapped["what"] == "seating" and swapped["seq"] > reshuffled["seq"]
     await phone.disconnect()
@@ -196,7 +200,7 @@ async def test_the_first_message_says_what_the_party_and_the_pages_round_are_at(
     cookie = await sync_to_async(_phone_cookie)(party, role="table", table__number=2)
     round_id = await sync_to_async(lambda: party.rounds.order_by("id").first().id)()
     rendered = await sync_to_async(lambda: Party.objects.get(pk=party.id).seq)()
-    await sync_to_async(play.round_start)(party=party, by="host")  # the page missed this
+    await sync_to_async(round_start)(party=party)  # the page missed this
 
     phone, connected, _ = await connect(party.id, cookie, query=f"tables=2&round={round_id}")
     assert connected
@@ -220,7 +224,7 @@ async def test_at_a_round_close_each_page_is_sent_one_message_its_seat_or_the_re
     from tests.parties.test_round_close_push import close_by_hand
 
     party = await sync_to_async(create_party)(Browser())
-    await sync_to_async(play.round_start)(party=party, by="host")
+    await sync_to_async(round_start)(party=party)
     seated = await sync_to_async(
         lambda: list(party.rounds.get(number=1).seats.filter(table__number=2)
                      .values_list("player_id", flat=True))

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from parties import corrections, play, state
+from parties import state
 from parties.models import (
     Correction,
     LateTap,
@@ -20,10 +20,13 @@ from parties.models import (
     Seat,
     Table,
 )
-from parties.services import PartyError
+from parties.services.errors import PartyError, StaleTap
+from parties.services.late_tap import late_tap_apply, late_tap_dismiss
+from parties.services.roll import roll_correct, roll_record, roll_undo, roll_void
+from parties.services.round import bell_ring, round_start
 from scoring import next_seating
 from tests.parties.conftest import Browser, redeem
-from tests.parties.test_play import new_party, scorer
+from tests.parties.test_play import new_party, scorer, writes_while
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +46,7 @@ def tap(party, table, dice, called=True):
     party.refresh_from_db()
     round_ = Round.objects.get(party=party, status=Round.Status.PLAYING)
     now = loaded(party, round_)
-    return play.roll_record(
+    return roll_record(
         party_id=party.id, table_number=table, tap_id=uuid.uuid4(), dice=tuple(dice),
         called=called, seen=now.extras[table - 1].version, link_ids=scorer(party, table),
     )
@@ -68,7 +71,7 @@ def play_round_one(party):
     the head table's Bunco rings the bell; then each holder finishes their turn:
     head table misses; table 2 seat 3 scores 1 (1 2 6), misses; table 3 seat 2 misses.
     Table 2 ends 3-1 and table 3 1-0 to the seat 1 and 3 team."""
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     for dice in [(1, 1, 4), (2, 3, 4), (1, 5, 6), (2, 3, 4)]:
         tap(party, 2, dice)
     for dice in [(1, 2, 3), (2, 3, 4)]:
@@ -102,7 +105,7 @@ def test_undo_of_the_round_closing_roll_reopens_the_round_while_the_next_one_wai
     closed = play_round_one(party)
     assert Round.objects.filter(party=party, number=2).exists()
     version = loaded(party, closed).extras[2].version
-    new_version = corrections.roll_undo(party=party, table_number=3, seen=version, by="table 3")
+    new_version = roll_undo(party=party, table_number=3, seen=version, by="table 3")
     closed.refresh_from_db()
     party.refresh_from_db()
     assert closed.status == Round.Status.PLAYING and closed.closed_at is None
@@ -126,27 +129,27 @@ def test_the_undo_form_may_name_the_round_its_page_showed(party):
     closed = play_round_one(party)
     version = loaded(party, closed).extras[2].version
     with pytest.raises(PartyError, match="moved on"):
-        corrections.roll_undo(party=party, table_number=3, seen=version, by="table 3",
-                              round_id=closed.id + 1)
-    corrections.roll_undo(party=party, table_number=3, seen=version, by="table 3",
-                          round_id=closed.id)
+        roll_undo(party=party, table_number=3, seen=version, by="table 3",
+                  round_id=closed.id + 1)
+    roll_undo(party=party, table_number=3, seen=version, by="table 3",
+              round_id=closed.id)
     assert round_of(party).status == Round.Status.PLAYING
 
 
 def test_undo_in_a_closed_round_checks_the_version_the_phone_saw(party):
     closed = play_round_one(party)
     version = loaded(party, closed).extras[2].version
-    with pytest.raises(play.StaleTap) as stale:
-        corrections.roll_undo(party=party, table_number=3, seen=version - 1, by="table 3")
+    with pytest.raises(StaleTap) as stale:
+        roll_undo(party=party, table_number=3, seen=version - 1, by="table 3")
     assert stale.value.version == version
     assert round_of(party).status == Round.Status.CLOSED
 
 
 def test_once_the_next_round_has_started_undo_no_longer_reaches_the_closed_round(party):
     closed = play_round_one(party)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     with pytest.raises(PartyError, match="no roll to undo"):
-        corrections.roll_undo(party=party, table_number=3, seen=0, by="table 3")
+        roll_undo(party=party, table_number=3, seen=0, by="table 3")
     closed.refresh_from_db()
     assert closed.status == Round.Status.CLOSED and not Correction.objects.exists()
 
@@ -156,7 +159,7 @@ def test_undo_after_the_nights_last_round_reopens_it_and_the_party_plays_on():
     play_round_one(party)
     for number in range(2, 7):  # rounds 2 to 6 closed by hand (the test's shortcut)
         round_ = round_of(party, number)
-        play.round_start(party=party, by="host")
+        round_start(party=party)
         round_.refresh_from_db()
         tap(party, 1, (number,) * 3)  # the head table's Bunco rings the bell
         for table in (1, 2, 3):
@@ -165,7 +168,7 @@ def test_undo_after_the_nights_last_round_reopens_it_and_the_party_plays_on():
     last = round_of(party, 6)
     assert party.status == Party.Status.FINISHED and last.status == Round.Status.CLOSED
     version = loaded(party, last).extras[0].version
-    corrections.roll_undo(party=party, table_number=1, seen=version, by="table 1")
+    roll_undo(party=party, table_number=1, seen=version, by="table 1")
     party.refresh_from_db()
     last.refresh_from_db()
     assert party.status == Party.Status.PLAYING and last.status == Round.Status.PLAYING
@@ -196,7 +199,7 @@ def test_a_correction_in_a_closed_round_flips_its_table_and_reseats_the_waiting_
     assert won(closed, 2) == (True, False)
     nxt = round_of(party, 2)
     seated_before = seats_of(nxt)
-    correction = corrections.roll_correct(
+    correction = roll_correct(
         party=party, roll_id=roll_at(closed, 2, (1, 5, 6)).id, by="host", dice=(1, 1, 1)
     )
     assert won(closed, 2) == (False, True)  # the seat 2 and 4 team's Bunco: 21 to 3
@@ -220,7 +223,7 @@ def test_a_correction_in_a_closed_round_flips_its_table_and_reseats_the_waiting_
 def test_a_correction_keeps_the_bell_between_the_same_rolls(party):
     closed = play_round_one(party)
     before = loaded(party, closed)
-    corrections.roll_correct(
+    roll_correct(
         party=party, roll_id=roll_at(closed, 2, (1, 1, 4)).id, by="host", dice=(1, 1, 5)
     )
     after = loaded(party, closed)
@@ -230,7 +233,7 @@ def test_a_correction_keeps_the_bell_between_the_same_rolls(party):
 
 def test_a_quick_outcome_correction_is_shown_as_entered(party):
     closed = play_round_one(party)
-    corrections.roll_correct(
+    roll_correct(
         party=party, roll_id=roll_at(closed, 2, (1, 1, 4)).id, by="host", outcome="one"
     )
     fixed = Roll.objects.get(round=closed, outcome="one", voided_by__isnull=True)
@@ -242,10 +245,10 @@ def test_a_quick_outcome_correction_is_shown_as_entered(party):
 
 def test_a_void_in_a_closed_round_after_the_next_started_keeps_its_seats(party):
     closed = play_round_one(party)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     nxt = round_of(party, 2)
     seated = seats_of(nxt)
-    correction = corrections.roll_void(
+    correction = roll_void(
         party=party, roll_id=roll_at(closed, 2, (1, 2, 6)).id, by="host"
     )  # table 2 is 2-1 without it: the same winners, one point less
     assert seats_of(nxt) == seated and won(closed, 2) == (True, False)
@@ -256,11 +259,11 @@ def test_a_void_in_a_closed_round_after_the_next_started_keeps_its_seats(party):
 
 def test_a_change_that_leaves_a_closed_table_unfinished_is_refused_once_the_next_started(party):
     closed = play_round_one(party)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     lines = list(ScoreSheetLine.objects.filter(round=closed).values_list("player", "won"))
     last = Roll.objects.filter(round=closed, table__number=3).order_by("-id").first()
     with pytest.raises(PartyError, match="unfinished"):
-        corrections.roll_void(party=party, roll_id=last.id, by="host")
+        roll_void(party=party, roll_id=last.id, by="host")
     assert not Correction.objects.exists()
     assert not Roll.objects.filter(voided_by__isnull=False).exists()
     assert list(ScoreSheetLine.objects.filter(round=closed).values_list("player", "won")) == lines
@@ -269,7 +272,7 @@ def test_a_change_that_leaves_a_closed_table_unfinished_is_refused_once_the_next
 def test_the_same_change_while_the_next_round_waits_reopens_the_round(party):
     closed = play_round_one(party)
     last = Roll.objects.filter(round=closed, table__number=3).order_by("-id").first()
-    correction = corrections.roll_void(party=party, roll_id=last.id, by="host")
+    correction = roll_void(party=party, roll_id=last.id, by="host")
     closed.refresh_from_db()
     assert closed.status == Round.Status.PLAYING
     assert not Round.objects.filter(party=party, number=2).exists()
@@ -281,7 +284,7 @@ def test_a_correction_that_makes_a_later_roll_unplayable_is_refused(party):
     # Table 2's finishing 1 2 6 made a miss: the turn, and the table, end there, and the miss
     # rolled after it could not have been rolled.
     with pytest.raises(PartyError, match="could not be played"):
-        corrections.roll_correct(
+        roll_correct(
             party=party, roll_id=roll_at(closed, 2, (1, 2, 6)).id, by="host", dice=(2, 5, 6)
         )
     assert not Correction.objects.exists()
@@ -289,11 +292,31 @@ def test_a_correction_that_makes_a_later_roll_unplayable_is_refused(party):
     assert round_of(party).status == Round.Status.CLOSED
 
 
+def test_a_refused_correction_is_decided_before_anything_is_written(party):
+    # Refused for what the replay finds (a later roll unplayable, a closed table left
+    # unfinished, a late roll the table cannot take): nothing is written and rolled back.
+    closed = play_round_one(party)
+    miss = roll_at(closed, 2, (1, 2, 6))
+    late = late_tap(party, closed, 3, outcome="two", bell_seen=True)
+    assert writes_while(
+        lambda: roll_correct(party=party, roll_id=miss.id, by="host", dice=(2, 5, 6)),
+        refused="could not be played",
+    ) == []
+    assert writes_while(
+        lambda: late_tap_apply(party=party, late_tap_id=late.id, by="host"), refused="table 3"
+    ) == []
+    round_start(party=party)
+    last = Roll.objects.filter(round=closed, table__number=3).order_by("-id").first()
+    assert writes_while(
+        lambda: roll_void(party=party, roll_id=last.id, by="host"), refused="unfinished"
+    ) == []
+
+
 def test_a_correction_in_a_later_started_round_still_recomputes_the_closed_one(party):
     closed = play_round_one(party)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     seated = seats_of(round_of(party, 2))
-    correction = corrections.roll_correct(
+    correction = roll_correct(
         party=party, roll_id=roll_at(closed, 2, (1, 5, 6)).id, by="host", dice=(1, 1, 1)
     )
     assert won(closed, 2) == (False, True)
@@ -307,13 +330,13 @@ def test_bad_corrections_are_refused_and_change_nothing(party):
     for kwargs in [{"dice": (1, 5)}, {"dice": (0, 1, 2)}, {"dice": ("x", 1, 2)},
                    {"outcome": "seven"}, {"dice": (1, 5, 6)}]:
         with pytest.raises(PartyError):
-            corrections.roll_correct(party=party, roll_id=roll.id, by="host", **kwargs)
+            roll_correct(party=party, roll_id=roll.id, by="host", **kwargs)
     assert not Correction.objects.exists()
 
 
 def test_the_host_voids_a_roll_of_a_closed_round_and_the_sheets_follow(party):
     closed = play_round_one(party)
-    corrections.roll_void(party=party, roll_id=roll_at(closed, 2, (1, 1, 4)).id, by="host")
+    roll_void(party=party, roll_id=roll_at(closed, 2, (1, 1, 4)).id, by="host")
     # Without seat 1's 2 points table 2 is 1-1 after its finishing turn: a tie, rolled off.
     closed.refresh_from_db()
     assert closed.status == Round.Status.PLAYING  # the roll-off is still to come
@@ -324,7 +347,7 @@ def test_a_voided_roll_of_another_party_is_not_found(party):
     closed = play_round_one(party)
     other = new_party()
     with pytest.raises(PartyError, match="not a live roll"):
-        corrections.roll_void(party=other, roll_id=roll_at(closed, 2, (1, 1, 4)).id, by="host")
+        roll_void(party=other, roll_id=roll_at(closed, 2, (1, 1, 4)).id, by="host")
 
 
 # -- 5. the fuzzy die at the close, and carried forward ----------------------------------------
@@ -354,15 +377,15 @@ def test_a_correction_moves_the_fuzzy_die_and_later_closed_rounds_carry_it_forwa
     closed = play_round_one(party)
     head_bunco = Roll.objects.get(round=closed, table__number=1, die1=1, die2=1, die3=1)
     assert closed.fuzzy_die_id == head_bunco.roller_id
-    play.round_start(party=party, by="host")  # round 2: nobody rolls a Bunco
-    play.bell_ring(party=party, by="host")
+    round_start(party=party)  # round 2: nobody rolls a Bunco
+    bell_ring(party=party, by="host")
     for table in (1, 2, 3):
         finish_turn(party, table, 2)
     second = round_of(party, 2)
     assert second.status == Round.Status.CLOSED
     assert second.fuzzy_die_id == head_bunco.roller_id  # carried from round 1
     # Table 2's seat 3 rolled 1 2 6 after the head table's Bunco: made a Bunco, they took it last.
-    correction = corrections.roll_correct(
+    correction = roll_correct(
         party=party, roll_id=roll_at(closed, 2, (1, 2, 6)).id, by="host", dice=(1, 1, 1)
     )
     seat3 = Seat.objects.get(round=closed, table__number=2, position=3).player
@@ -389,7 +412,7 @@ def stop_at_bell_round():
     """finish_turn_after_bell off: every table stops at the bell. Table 3's seat 1 scores 1
     and misses; table 2's seat 1 scores 2; the head table's Bunco rings and ends the round."""
     party = new_party(finish_turn_after_bell=False)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 3, (1, 2, 3))
     tap(party, 3, (2, 3, 4))
     tap(party, 2, (1, 1, 4))
@@ -403,7 +426,7 @@ def test_a_late_tap_applied_counts_before_the_bell_and_flips_its_table():
     party, closed = stop_at_bell_round()
     assert won(closed, 3) == (True, False)
     late = late_tap(party, closed, 3, outcome="two")
-    correction = corrections.late_tap_apply(party=party, late_tap_id=late.id, by="host")
+    correction = late_tap_apply(party=party, late_tap_id=late.id, by="host")
     late.refresh_from_db()
     assert late.status == "applied" and late.resolved_by == correction
     added = Roll.objects.get(tap_id=late.tap_id)  # the late tap's own roll, entered now
@@ -416,7 +439,7 @@ def test_a_late_tap_the_rules_refuse_stays_pending_and_changes_nothing(party):
     closed = play_round_one(party)  # table 3 rolled after the bell: it was done there
     late = late_tap(party, closed, 3, outcome="two", bell_seen=True)
     with pytest.raises(PartyError, match="table 3"):
-        corrections.late_tap_apply(party=party, late_tap_id=late.id, by="host")
+        late_tap_apply(party=party, late_tap_id=late.id, by="host")
     late.refresh_from_db()
     assert late.status == "pending" and not Correction.objects.exists()
     assert not Roll.objects.filter(tap_id=late.tap_id).exists()
@@ -426,12 +449,12 @@ def test_a_late_tap_is_dismissed_once_with_who_and_when(party):
     closed = play_round_one(party)
     late = late_tap(party, closed, 3, outcome="two")
     lines = list(ScoreSheetLine.objects.values_list("player", "won", "points"))
-    corrections.late_tap_dismiss(party=party, late_tap_id=late.id, by="host")
+    late_tap_dismiss(party=party, late_tap_id=late.id, by="host")
     late.refresh_from_db()
     assert late.status == "dismissed" and late.resolved_by.made_by == "host"
     assert list(ScoreSheetLine.objects.values_list("player", "won", "points")) == lines
     with pytest.raises(PartyError, match="dismissed already"):
-        corrections.late_tap_apply(party=party, late_tap_id=late.id, by="host")
+        late_tap_apply(party=party, late_tap_id=late.id, by="host")
 
 
 # -- the pages ---------------------------------------------------------------------------------
@@ -443,7 +466,7 @@ def test_the_host_page_lists_closed_rounds_rolls_late_taps_and_corrections(host,
     party = create_party(host)
     closed = play_round_one(party)
     late_tap(party, closed, 3, outcome="two")
-    corrections.roll_correct(
+    roll_correct(
         party=party, roll_id=roll_at(closed, 2, (1, 5, 6)).id, by="host", dice=(1, 1, 1)
     )
     page = host.get(reverse("parties:host", args=[party.id])).content.decode()
@@ -513,7 +536,7 @@ def test_a_late_roll_made_before_the_bell_goes_in_before_the_tables_after_bell_r
     closed = play_round_one(party)  # table 3: 1-0; seat 2 held the dice at the bell and missed
     assert won(closed, 3) == (True, False)
     late = late_tap(party, closed, 3, outcome="two")  # seat 2's 2 points, made before the bell
-    correction = corrections.late_tap_apply(party=party, late_tap_id=late.id, by="host")
+    correction = late_tap_apply(party=party, late_tap_id=late.id, by="host")
     table = loaded(party, closed).table(3)
     assert table.done and table.points == (1, 2)  # seat 2 then finished the turn with the miss
     assert won(closed, 3) == (False, True)
@@ -524,7 +547,7 @@ def test_after_bell_rolls_the_late_roll_makes_needless_no_longer_count():
     # Table 3 is 0-0 at the bell; its second phone enters seat 1's finishing miss and a whole
     # roll-off, while its first phone, offline, had seat 1's 2 points from before the bell.
     party = new_party()
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 2, (1, 2, 3))
     tap(party, 1, (1, 1, 1))  # the bell
     tap(party, 1, (2, 3, 4))
@@ -534,7 +557,7 @@ def test_after_bell_rolls_the_late_roll_makes_needless_no_longer_count():
     closed = round_of(party)
     assert closed.status == Round.Status.CLOSED and won(closed, 3) == (True, False)
     late = late_tap(party, closed, 3, outcome="two")
-    correction = corrections.late_tap_apply(party=party, late_tap_id=late.id, by="host")
+    correction = late_tap_apply(party=party, late_tap_id=late.id, by="host")
     table = loaded(party, closed).table(3)
     assert table.done and table.points == (2, 0) and table.rolloff is None
     assert won(closed, 3) == (True, False)
@@ -550,7 +573,7 @@ def test_the_host_page_shows_the_latest_rounds_rolls_and_links_the_earlier_ones(
 
     party = create_party(host)
     closed = play_round_one(party)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 2, (2, 2, 5))  # round 2 (target 2): a roll in the round in play
     page = host.get(reverse("parties:host", args=[party.id])).content.decode()
     assert 'id="rolls-' + str(closed.id) + '"' not in page  # round 1's rows are not on it

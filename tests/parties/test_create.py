@@ -5,8 +5,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from parties import services
 from parties.models import AccessLink, Party, Player, Round, Seat, Table
+from parties.party_codes import party_code_shown
+from parties.services.errors import PartyError
+from parties.services.party import party_create
 from tests.parties.conftest import TWELVE, Browser, create_form, create_party
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +50,7 @@ def test_the_creating_browser_becomes_the_host(host):
     party = create_party(host)
     response = host.get(reverse("parties:host", args=[party.id]))
     assert response.status_code == 200
-    assert services.party_code_shown(party.code) in response.content.decode()
+    assert party_code_shown(party.code) in response.content.decode()
 
 
 def test_it_fills_empty_seats_with_ghosts_who_never_partner_each_other(host):
@@ -298,12 +300,12 @@ def test_boxed_plans_without_the_boxed_game_are_refused_naming_the_option(host):
 def test_the_service_refuses_a_count_the_plan_cannot_seat():
     from scoring import PRESETS
 
-    with pytest.raises(services.PartyError, match="not 11"):
-        services.party_create(
+    with pytest.raises(PartyError, match="not 11"):
+        party_create(
             name="x", player_names=TWELVE[:11], preset="boxed_small", rules=PRESETS["boxed_small"]
         )
-    with pytest.raises(services.PartyError, match="at least 4"):
-        services.party_create(
+    with pytest.raises(PartyError, match="at least 4"):
+        party_create(
             name="x", player_names=TWELVE[:3], preset="standard", rules=PRESETS["standard"]
         )
 

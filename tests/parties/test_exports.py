@@ -12,9 +12,12 @@ import pytest
 from django.db import models
 from django.urls import reverse
 
-from parties import access, corrections, exports, play, prizes, selectors
+from parties import access, exports, selectors
 from parties.export_views import document_json
 from parties.models import AccessLink, Party, Roll, Round
+from parties.services.prize import prize_rolloff_record
+from parties.services.roll import roll_correct, roll_record
+from parties.services.round import round_start
 from scoring import PRESETS
 from tests.parties.conftest import create_party, redeem
 from tests.parties.test_corrections import play_round_one, roll_at
@@ -85,7 +88,7 @@ def test_the_standings_are_the_results_pages_rows_in_its_order_with_rank_and_pri
     rows, prize_rows = selectors.party_results(party)
     tied = next(prize for prize in prize_rows if prize.circuit)
     winner_id = tied.winners[0][0]
-    prizes.prize_rolloff_record(
+    prize_rolloff_record(
         party=party, category=tied.key,
         totals={pid: 18 if pid == winner_id else 3 for pid, _name in tied.winners},
     )
@@ -138,11 +141,11 @@ def test_every_cell_that_could_start_a_formula_is_neutralised():
 def test_the_rolls_file_lists_every_roll_as_entered_voided_ones_too(host):
     party = new_party()
     closed = play_round_one(party)
-    correction = corrections.roll_correct(
+    correction = roll_correct(
         party=party, roll_id=roll_at(closed, 2, (1, 5, 6)).id, by="host", dice=(1, 1, 1)
     )
-    play.round_start(party=party, by="host")
-    play.roll_record(
+    round_start(party=party)
+    roll_record(
         party_id=party.id, table_number=2, tap_id=uuid.uuid4(), dice=None, outcome="two",
         called=None, seen=0, link_ids=scorer(party, 2),
     )

@@ -8,8 +8,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from parties import host_grid, play, services
+from parties import host_grid
 from parties.models import AccessLink, LateTap, Party, Roll, Seat
+from parties.services.party import party_create
+from parties.services.round import round_start
 from scoring import PRESETS
 from tests.parties.conftest import Browser, create_party, redeem
 from tests.parties.test_play import finish_round, live, tap
@@ -21,8 +23,8 @@ HALL = [f"Guest {n:03}" for n in range(1, 401)]
 @pytest.fixture
 def hall():
     """A 400-player party (100 tables) and its host's browser."""
-    party = services.party_create(name="The hall", player_names=HALL, preset="standard",
-                                  rules=PRESETS["standard"])
+    party = party_create(name="The hall", player_names=HALL, preset="standard",
+                         rules=PRESETS["standard"])
     browser = Browser()
     redeem(browser, AccessLink.objects.get(party=party, role="host"))
     return party, browser
@@ -45,7 +47,7 @@ def cells_with(html, mark):
 
 def test_a_hundred_tables_are_a_grid_of_cells_with_no_full_table_cards(hall):
     party, browser = hall
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     html = host_page(browser, party)
     assert cells(html) == list(range(1, 101))
     assert 'class="live-table' not in html  # no card a table
@@ -57,7 +59,7 @@ def test_a_hundred_tables_are_a_grid_of_cells_with_no_full_table_cards(hall):
 
 def test_a_party_of_eight_tables_or_fewer_keeps_a_card_a_table(host):
     party = create_party(host, names=[f"P{n}" for n in range(32)])
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     html = host_page(host, party)
     assert html.count('class="live-table') == 8 and 'id="table-grid"' not in html
     assert host_grid.COMPACT_FROM == 8
@@ -65,7 +67,7 @@ def test_a_party_of_eight_tables_or_fewer_keeps_a_card_a_table(host):
 
 def test_after_the_bell_the_grid_names_the_tables_still_playing_and_the_filter_hides_the_done(hall):
     party, browser = hall
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 1, (1, 1, 1), called=True)  # the head table's Bunco rings the bell
     tap(party, 1, (2, 3, 4))  # the ringer's turn ends: table 1 is done
     tap(party, 2, (1, 2, 3))  # table 2's scorekeeper scores 1 (a 0-0 table would roll off)
@@ -95,7 +97,7 @@ def test_after_the_bell_the_grid_names_the_tables_still_playing_and_the_filter_h
 
 def test_the_late_roll_filter_shows_only_tables_with_a_roll_waiting_for_the_host(hall):
     party, browser = hall
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     round_, _state = live(party)
     LateTap.objects.create(
         party=party, round=round_, table=party.tables.get(number=42), tap_id=uuid.uuid4(),
@@ -109,7 +111,7 @@ def test_the_late_roll_filter_shows_only_tables_with_a_roll_waiting_for_the_host
 
 def test_a_search_by_name_finds_the_players_table_and_seat_in_any_case(hall):
     party, browser = hall
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     round_, now = live(party)
     guest = party.players.get(name="Guest 123")
     number = next(n for n, t in enumerate(now.state.tables, 1) if str(guest.id) in t.seats)
@@ -155,7 +157,7 @@ def test_the_links_qr_codes_are_images_the_host_alone_can_load(hall):
 
 def test_at_a_hundred_tables_in_play_the_refetch_stays_small(hall):
     party, browser = hall
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     for number in range(2, 101):
         tap(party, number, (1, 2, 3))
     refetch = host_page(browser, party, HTTP_HX_REQUEST="true")
@@ -167,7 +169,7 @@ def test_at_a_hundred_tables_in_play_the_refetch_stays_small(hall):
 
 def test_a_whole_round_at_a_hundred_tables_closes_and_the_grid_shows_the_next_seating(hall):
     party, browser = hall
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     finish_round(party, taps=1000)  # a few taps a table, for 100 tables
     party = Party.objects.get(pk=party.pk)
     html = host_page(browser, party, "?find=Guest+001")
@@ -251,7 +253,7 @@ def test_a_400_player_night_exports_and_imports_whole(hall):
     from parties.export_views import document_json
 
     party, _host = hall
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     for number in range(1, 101, 7):
         tap(party, number, (1, 2, 3))
     text = document_json(exports.party_document(party)).encode()

@@ -9,9 +9,15 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
-from parties import access, corrections, exports, party_import, play, prizes, roster, selectors
+from parties import access, exports, selectors
 from parties.export_views import document_json
 from parties.models import AccessLink, LateTap, Party, Roll, Round, Seat
+from parties.services import party_import
+from parties.services.late_tap import late_tap_apply, late_tap_dismiss
+from parties.services.player import player_leave
+from parties.services.prize import prize_rolloff_record
+from parties.services.roll import roll_correct, roll_record, roll_void
+from parties.services.round import bell_ring, round_start
 from tests.parties.conftest import Browser
 from tests.parties.test_corrections import finish_turn, play_round_one, roll_at
 from tests.parties.test_corrections import tap as called_tap
@@ -22,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 def late_roll(party, round_, table, outcome):
     """A roll the table's phone made before the bell of `round_`, arriving after it closed."""
-    held = play.roll_record(
+    held = roll_record(
         party_id=party.id, table_number=table, tap_id=uuid.uuid4(), dice=None, outcome=outcome,
         called=None, seen=0, round_id=round_.id, bell_seen=False, link_ids=scorer(party, table),
     )
@@ -38,33 +44,33 @@ def played_night():
     ghost in their seat) and round 3 begun with the head table's scorekeeper chosen."""
     party = new_party()
     first = play_round_one(party)
-    corrections.late_tap_apply(
+    late_tap_apply(
         party=party, late_tap_id=late_roll(party, first, 3, "two").id, by="host"
     )
-    corrections.late_tap_dismiss(
+    late_tap_dismiss(
         party=party, late_tap_id=late_roll(party, first, 2, "one").id, by="host"
     )
     late_roll(party, first, 1, "miss")
     _rows, prize_rows = selectors.party_results(party)
     tied = next(prize for prize in prize_rows if prize.circuit)
     totals = {pid: 3 + n for n, (pid, _name) in enumerate(tied.winners)}
-    prizes.prize_rolloff_record(party=party, category=tied.key, totals=totals)
+    prize_rolloff_record(party=party, category=tied.key, totals=totals)
 
-    play.round_start(party=party, by="host")
-    quick = play.roll_record(
+    round_start(party=party)
+    quick = roll_record(
         party_id=party.id, table_number=2, tap_id=uuid.uuid4(), dice=None, outcome="two",
         called=None, seen=0, link_ids=scorer(party, 2),
     )
     assert quick.status == "saved"
     called_tap(party, 1, (1, 3, 4))  # a miss at the head table: the dice pass
     second = Round.objects.get(party=party, status=Round.Status.PLAYING)
-    corrections.roll_void(
+    roll_void(
         party=party, roll_id=Roll.objects.get(round=second, outcome="two").id, by="host"
     )
-    corrections.roll_correct(
+    roll_correct(
         party=party, roll_id=roll_at(first, 2, (1, 5, 6)).id, by="host", dice=(1, 1, 1)
     )
-    play.bell_ring(party=party, by="host")
+    bell_ring(party=party, by="host")
     for table in (1, 2, 3):
         finish_turn(party, table, 2)
     second.refresh_from_db()
@@ -72,8 +78,8 @@ def played_night():
 
     third = Round.objects.get(party=party, status=Round.Status.WAITING)
     leaver = Seat.objects.filter(round=third, table__number=3).first().player
-    roster.player_leave(party=party, player_id=leaver.id)
-    play.round_start(party=party, by="host")
+    player_leave(party=party, player_id=leaver.id)
+    round_start(party=party)
     called_tap(party, 1, (3, 3, 5))
     party.refresh_from_db()
     return party

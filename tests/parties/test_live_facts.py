@@ -8,8 +8,12 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from parties import play, roster, selectors, state
+from parties import selectors, state
 from parties.models import AccessLink, Correction, Party, Player, Round, ScoreSheetLine, Seat
+from parties.services.party import party_end, party_pause, party_resume
+from parties.services.player import player_arrive, player_leave
+from parties.services.roll import roll_record
+from parties.services.round import round_start
 from tests.parties.conftest import Browser, redeem
 from tests.parties.test_play import new_party
 
@@ -51,7 +55,7 @@ def tap(party, table, dice, called=True):
     round_ = selectors.current_round(party)
     now = state.load(round_, party.rules)
     link = AccessLink.objects.get(party=party, role="table", table__number=table)
-    return play.roll_record(
+    return roll_record(
         party_id=party.id, table_number=table, tap_id=uuid.uuid4(), dice=tuple(dice),
         called=called, seen=now.extras[table - 1].version, link_ids=[link.id],
     )
@@ -59,7 +63,7 @@ def tap(party, table, dice, called=True):
 
 def play_round_by_buncos(party):
     """Start the waiting round and end it: a Bunco at every table (round_end each_table)."""
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     round_ = selectors.current_round(party)
     for table in range(1, party.tables.count() + 1):
         tap(party, table, (round_.target,) * 3)
@@ -137,21 +141,21 @@ def test_the_header_counts_the_seated_players_and_ghosts_not_every_name_ever_add
     party = new_party(names=ELEVEN)
     assert facts(party).startswith("11 players + 1 ghost · Setting up · standard rules")
     ann = Player.objects.get(party=party, name="Ann")
-    roster.player_leave(party=party, player_id=ann.id)
+    player_leave(party=party, player_id=ann.id)
     # Ann's row stays (her link still opens her sheet), but a ghost sits in her chair.
     assert facts(party).startswith("10 players + 2 ghosts")
-    roster.player_arrive(party=party, name="Zoe")
+    player_arrive(party=party, name="Zoe")
     assert facts(party).startswith("11 players + 1 ghost")
 
 
 def test_the_header_says_what_is_happening():
     party = new_party("quick", names=EIGHT, round_end="each_table", sets=2, break_after_set=1)
     assert " Setting up " in f" {facts(party)} "
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     assert "Set 1, round 1 in play" in facts(party)
-    play.party_pause(party=party)
+    party_pause(party=party)
     assert "Set 1, round 1 paused" in facts(party)
-    play.party_resume(party=party)
+    party_resume(party=party)
     round_ = selectors.current_round(party)
     for table in (1, 2):
         tap(party, table, (round_.target,) * 3)
@@ -159,9 +163,9 @@ def test_the_header_says_what_is_happening():
     for _ in range(5):
         play_round_by_buncos(party)
     assert "Break after set 1" in facts(party)
-    play.party_resume(party=party)
+    party_resume(party=party)
     assert "Set 2, round 1 waiting to start" in facts(party)
-    play.party_end(party=party)
+    party_end(party=party)
     assert "Finished" in facts(party)
 
 
@@ -177,7 +181,7 @@ def test_the_header_names_the_preset_until_an_option_differs():
 
 def test_the_player_page_and_the_party_view_show_the_rounds_target():
     party = new_party(names=EIGHT)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     ann = Player.objects.get(party=party, name="Ann")
     player_page = browser_with(party, "player", player=ann).get(
         reverse("parties:player", args=[party.id, ann.id])
@@ -192,7 +196,7 @@ def test_wba_hands_the_fuzzy_die_to_the_head_tables_scorekeeper_as_round_1_start
     keeper = selectors.seating(selectors.current_round(party))[0].scorekeeper
     host = host_of(party)
     assert "Fuzzy die: nobody yet" in text_of(host.get(reverse("parties:host", args=[party.id])))
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     first = selectors.current_round(party)
     assert first.fuzzy_die_id == keeper.player_id
     shown = f"Fuzzy die: {keeper.name} (head table)"
@@ -208,7 +212,7 @@ def test_wba_hands_the_fuzzy_die_to_the_head_tables_scorekeeper_as_round_1_start
 
 def test_the_fuzzy_die_stays_with_the_starting_holder_until_a_bunco_takes_it():
     party = new_party("wba", names=EIGHT)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     keeper = selectors.seating(selectors.current_round(party))[0].scorekeeper
     assert selectors.fuzzy_die(party) == selectors.FuzzyDieView(keeper.name, "head table")
     tap(party, 2, (1, 1, 1))  # a Bunco at table 2 takes it
@@ -219,11 +223,11 @@ def test_the_fuzzy_die_stays_with_the_starting_holder_until_a_bunco_takes_it():
 
 def test_without_a_starting_holder_nobody_holds_it_and_without_traveling_nothing_shows():
     party = new_party(names=EIGHT, traveling="bunco")
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     assert selectors.current_round(party).fuzzy_die_id is None
     assert selectors.fuzzy_die(party) == selectors.FuzzyDieView("nobody yet")
     plain = new_party(names=EIGHT)
-    play.round_start(party=plain, by="host")
+    round_start(party=plain)
     page = host_of(plain).get(reverse("parties:host", args=[plain.id]))
     assert page.status_code == 200 and 'id="fuzzy-die"' not in page.content.decode()
 
@@ -233,7 +237,7 @@ def test_the_starting_holder_is_the_scorekeeper_chosen_before_the_start():
     head = [s for s in seats(party) if s.table.number == 1 and s.position == 3][0]
     keeper = browser_with(party, "table", table__number=1)
     keeper.post(reverse("parties:keep_score", args=[party.id, 1]), {"player": head.player_id})
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     assert selectors.current_round(party).fuzzy_die_id == head.player_id
 
 
@@ -266,7 +270,7 @@ def test_a_player_at_the_table_takes_over_keeping_score_for_the_waiting_round():
     keeper.post(reverse("parties:keep_score", args=[party.id, 2]), {"player": again.player_id})
     assert keeps_score(party, 2) == [again.player.name]  # one a table
     assert keeps_score(party, 1) == []
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     live = state.load(selectors.current_round(party), party.rules)
     assert live.table(2).roller == str(again.player_id)  # the replay lets them roll first
     page = keeper.get(reverse("parties:table", args=[party.id, 2]))
@@ -289,7 +293,7 @@ def test_the_host_chooses_from_the_seating_and_goes_back_to_it():
 
 def test_a_takeover_is_refused_once_the_round_started_and_changes_nothing():
     party = new_party(names=EIGHT)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     seat = [s for s in seats(party) if s.table.number == 2][1]
     keeper = browser_with(party, "table", table__number=2)
     page = keeper.get(reverse("parties:table", args=[party.id, 2]))

@@ -7,9 +7,11 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from parties import corrections, play, selectors, state
+from parties import selectors, state
 from parties.models import (
     AccessLink,
     Correction,
@@ -21,7 +23,10 @@ from parties.models import (
     ScoreSheetLine,
     Seat,
 )
-from parties.services import PartyError, party_create
+from parties.services.errors import PartyError, StaleTap
+from parties.services.party import party_create, party_end, party_pause, party_resume
+from parties.services.roll import roll_record, roll_undo, roll_void
+from parties.services.round import bell_ring, round_start
 from scoring import PRESETS
 
 pytestmark = pytest.mark.django_db
@@ -48,10 +53,18 @@ def scorer(party, table):
 
 def tap(party, table, dice, called=None, tap_id=None):
     _round, now = live(party)
-    return play.roll_record(
+    return roll_record(
         party_id=party.id, table_number=table, tap_id=tap_id or uuid.uuid4(), dice=tuple(dice),
         called=called, seen=now.extras[table - 1].version, link_ids=scorer(party, table),
     )
+
+
+def writes_while(call, refused=""):
+    """The statements that would change a row, run while `call` runs and is refused (with a
+    message matching `refused`)."""
+    with CaptureQueriesContext(connection) as queries, pytest.raises(PartyError, match=refused):
+        call()
+    return [q["sql"] for q in queries if q["sql"].split()[0] in ("INSERT", "UPDATE", "DELETE")]
 
 
 def points(party, table):
@@ -61,7 +74,7 @@ def points(party, table):
 @pytest.fixture
 def party():
     p = new_party()
-    play.round_start(party=p, by="host")
+    round_start(party=p)
     return p
 
 
@@ -86,7 +99,7 @@ def test_a_roll_is_scored_by_the_rules_and_keeps_the_turn(party):
 def test_a_retried_tap_is_recorded_once(party):
     tap_id = uuid.uuid4()
     first = tap(party, 2, (1, 3, 4), tap_id=tap_id)
-    again = play.roll_record(
+    again = roll_record(
         party_id=party.id, table_number=2, tap_id=tap_id, dice=(1, 3, 4), called=None, seen=0,
         link_ids=scorer(party, 2),
     )
@@ -97,9 +110,9 @@ def test_a_retried_tap_is_recorded_once(party):
 
 def test_a_stale_tap_is_refused_with_the_current_version(party):
     tap(party, 2, (1, 3, 4))
-    with pytest.raises(play.StaleTap) as refused:
-        play.roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
-                         dice=(1, 1, 1), called=True, seen=0, link_ids=scorer(party, 2))
+    with pytest.raises(StaleTap) as refused:
+        roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
+                    dice=(1, 1, 1), called=True, seen=0, link_ids=scorer(party, 2))
     assert refused.value.version == 1
     assert Roll.objects.count() == 1
 
@@ -147,7 +160,7 @@ def test_the_head_table_reaching_21_rings_the_bell_once_for_every_table(party):
     assert now.table(2).finishing and now.table(2).turn_rolls == 0
     tap(party, 1, (1, 4, 5))  # points rolled while finishing count
     assert points(party, 1) == (22, 0)
-    play.bell_ring(party=party, by="host")  # a second bell changes nothing
+    bell_ring(party=party, by="host")  # a second bell changes nothing
     assert not RoundBell.objects.exists()
 
 
@@ -209,7 +222,7 @@ def test_undo_voids_the_last_roll_and_the_numbers_recompute(party):
     tap(party, 2, (1, 1, 3))
     tap(party, 2, (1, 4, 5))
     _round, now = live(party)
-    version = corrections.roll_undo(party=party, table_number=2, seen=now.extras[1].version, by="table 2")
+    version = roll_undo(party=party, table_number=2, seen=now.extras[1].version, by="table 2")
     assert version == 3  # three facts at the table: two rolls and a void
     assert points(party, 2) == (2, 0)
     voided = Roll.objects.get(voided_by__isnull=False)
@@ -220,7 +233,7 @@ def test_undo_voids_the_last_roll_and_the_numbers_recompute(party):
 def test_undoing_the_bell_ringing_roll_unrings_the_bell(party):
     play_until_bell(party)
     _round, now = live(party)
-    corrections.roll_undo(party=party, table_number=1, seen=now.extras[0].version, by="table 1")
+    roll_undo(party=party, table_number=1, seen=now.extras[0].version, by="table 1")
     round_, now = live(party)
     assert not now.state.bell and round_.bell_at is None
     assert now.table(1).points == (0, 0)
@@ -230,18 +243,18 @@ def test_the_host_voids_any_roll_and_the_correction_is_kept(party):
     tap(party, 3, (1, 1, 2))
     tap(party, 3, (1, 5, 6))
     first = Roll.objects.order_by("id").first()
-    corrections.roll_void(party=party, roll_id=first.id, by="host", note="misheard")
+    roll_void(party=party, roll_id=first.id, by="host", note="misheard")
     assert points(party, 3) == (1, 0)
     correction = Correction.objects.get()
     assert (correction.made_by, correction.note) == ("host", "misheard")
     with pytest.raises(PartyError):
-        corrections.roll_void(party=party, roll_id=first.id, by="host")
+        roll_void(party=party, roll_id=first.id, by="host")
 
 
 def test_the_host_rings_the_bell_by_hand_once(party):
     tap(party, 2, (1, 2, 3))
-    play.bell_ring(party=party, by="host")
-    play.bell_ring(party=party, by="host")
+    bell_ring(party=party, by="host")
+    bell_ring(party=party, by="host")
     assert RoundBell.objects.get().rung_by == "host"
     _round, now = live(party)
     assert now.state.bell and now.state.bell_table is None
@@ -249,31 +262,42 @@ def test_the_host_rings_the_bell_by_hand_once(party):
 
 
 def test_a_paused_party_refuses_taps_until_it_resumes(party):
-    play.party_pause(party=party)
+    party_pause(party=party)
     with pytest.raises(PartyError, match="paused"):
         tap(party, 2, (1, 2, 3))
-    play.party_resume(party=party)
+    party_resume(party=party)
     assert tap(party, 2, (1, 2, 3)).status == "saved"
 
 
 def test_the_clock_rings_the_bell_only_once_time_is_up():
     p = new_party("tournament")
-    play.round_start(party=p, by="host")
+    round_start(party=p)
     round_ = Round.objects.get(party=p, number=1)
     assert round_.ends_at is not None
     with pytest.raises(PartyError, match="not run out"):
-        play.bell_ring(party=p, by="clock")
+        bell_ring(party=p, by="clock")
     Round.objects.filter(pk=round_.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
-    play.bell_ring(party=p, by="clock")
+    bell_ring(party=p, by="clock")
     assert RoundBell.objects.get().rung_by == "clock"
 
 
 def test_a_tap_after_the_clock_ran_out_rings_the_bell_first():
     p = new_party("tournament")
-    play.round_start(party=p, by="host")
+    round_start(party=p)
     tap(p, 1, (1, 2, 3))
     Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
     tap(p, 1, (1, 4, 5))  # finishes the turn under way
+    assert RoundBell.objects.get().rung_by == "clock"
+
+
+def test_a_tap_refused_after_the_clock_ran_out_writes_nothing_not_even_the_bell():
+    # The roll is judged on the round with the clock's bell in it before the bell is saved.
+    p = new_party("tournament")
+    round_start(party=p)
+    tap(p, 1, (1, 2, 3))
+    Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
+    assert writes_while(lambda: tap(p, 1, (1, 2)), refused="dice") == []  # two dice
+    tap(p, 1, (1, 4, 5))
     assert RoundBell.objects.get().rung_by == "clock"
 
 
@@ -302,12 +326,12 @@ def test_the_bell_goes_to_everyone_first_then_every_tables_update(
     rung_by, pushes, django_capture_on_commit_callbacks
 ):
     p = new_party("tournament")
-    play.round_start(party=p, by="host")
+    round_start(party=p)
     tap(p, 2, (1, 2, 3))
     Round.objects.filter(party=p).update(ends_at=timezone.now() - timedelta(seconds=1))
     with django_capture_on_commit_callbacks(execute=True):
         if rung_by == "host":
-            play.bell_ring(party=p, by="host")
+            bell_ring(party=p, by="host")
         else:
             tap(p, 2, (1, 4, 5))  # the clock has run out: the bell rings before this roll
     (group, bell), *tables = pushes
@@ -323,7 +347,7 @@ def test_the_bell_goes_to_everyone_first_then_every_tables_update(
 
 def test_ending_the_party_early_refuses_taps_and_keeps_the_rolls(party):
     tap(party, 2, (1, 2, 3))
-    play.party_end(party=party)
+    party_end(party=party)
     party.refresh_from_db()
     assert party.status == Party.Status.FINISHED
     with pytest.raises(PartyError, match="over"):
@@ -335,14 +359,14 @@ def test_a_party_ends_once_and_resumes_only_from_a_pause_or_a_break(party):
     """docs/rules.md section 7: the host resumes a pause or a break and ends the night early;
     anything else is refused with why, and changes nothing (scoring's Progress says)."""
     with pytest.raises(PartyError, match="neither paused nor on a break"):
-        play.party_resume(party=party)
-    play.party_end(party=party)
+        party_resume(party=party)
+    party_end(party=party)
     party.refresh_from_db()
     seq = party.seq
     with pytest.raises(PartyError, match="already over"):
-        play.party_end(party=party)
+        party_end(party=party)
     with pytest.raises(PartyError, match="neither paused nor on a break"):
-        play.party_resume(party=party)
+        party_resume(party=party)
     party.refresh_from_db()
     assert (party.status, party.seq) == (Party.Status.FINISHED, seq)
 
@@ -368,16 +392,16 @@ def test_every_preset_plays_a_whole_night_through_the_services(preset, players):
         if p.status == Party.Status.FINISHED:
             break
         if p.status == Party.Status.BREAK:
-            play.party_resume(party=p)
+            party_resume(party=p)
             continue
         round_, now = live(p)
         if round_.status == Round.Status.WAITING:
-            play.round_start(party=p, by="host")
+            round_start(party=p)
             rounds_played += 1
             continue
         open_tables = [n for n, t in enumerate(now.state.tables, 1) if not t.done]
         if rules.round_end == "timed" and not now.state.bell and now.state.tables[0].rolls > 30:
-            play.bell_ring(party=p, by="host")
+            bell_ring(party=p, by="host")
             continue
         number = rng.choice(open_tables)
         dice = tuple(rng.randint(1, 6) for _ in range(rules.dice))
@@ -399,12 +423,12 @@ def test_every_preset_plays_a_whole_night_through_the_services(preset, players):
 def test_a_tap_for_a_round_that_has_closed_is_held_for_the_host_not_counted_in_the_next(party):
     first, _now = live(party)
     finish_round(party)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     count = Roll.objects.count()
     tap_id = uuid.uuid4()
     seqs = []
     for _ in range(2):  # resent: held once
-        result = play.roll_record(
+        result = roll_record(
             party_id=party.id, table_number=2, tap_id=tap_id, outcome="two", called=None,
             seen=0, link_ids=scorer(party, 2), round_id=first.id, bell_seen=False,
         )
@@ -425,9 +449,9 @@ def test_a_tap_for_a_round_that_has_closed_is_held_for_the_host_not_counted_in_t
 def test_a_tap_for_a_round_that_is_not_a_closed_round_of_the_party_is_refused(party):
     count = Roll.objects.count()
     with pytest.raises(PartyError, match="round that has ended"):
-        play.roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
-                         dice=(2, 2, 3), called=None, seen=0, link_ids=scorer(party, 2),
-                         round_id=10**9)
+        roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
+                    dice=(2, 2, 3), called=None, seen=0, link_ids=scorer(party, 2),
+                    round_id=10**9)
     assert Roll.objects.count() == count and not LateTap.objects.exists()
 
 
@@ -435,9 +459,9 @@ def test_a_late_tap_that_no_game_could_have_is_refused_and_not_held(party):
     first, _now = live(party)
     finish_round(party)
     with pytest.raises(PartyError, match="dice"):
-        play.roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
-                         dice=(2, 2), called=None, seen=0, link_ids=scorer(party, 2),
-                         round_id=first.id, bell_seen=False)
+        roll_record(party_id=party.id, table_number=2, tap_id=uuid.uuid4(),
+                    dice=(2, 2), called=None, seen=0, link_ids=scorer(party, 2),
+                    round_id=first.id, bell_seen=False)
     assert not LateTap.objects.exists()
 
 
@@ -469,7 +493,7 @@ def test_a_lost_push_fails_no_write_and_the_phones_are_told_to_resync_later(monk
 
 
 def late_tap(party, table, seen, bell_seen, **roll):
-    return play.roll_record(
+    return roll_record(
         party_id=party.id, table_number=table, tap_id=uuid.uuid4(), called=None, seen=seen,
         link_ids=scorer(party, table), bell_seen=bell_seen, **roll,
     )
@@ -478,7 +502,7 @@ def late_tap(party, table, seen, bell_seen, **roll):
 def test_a_roll_made_before_the_bell_counts_for_the_player_holding_the_dice(party):
     tap(party, 3, (1, 2, 3))
     tap(party, 3, (2, 3, 4))  # seat 2 holds the dice now, no roll of theirs entered yet
-    play.bell_ring(party=Party.objects.get(pk=party.pk), by="host")
+    bell_ring(party=Party.objects.get(pk=party.pk), by="host")
     result = late_tap(party, 3, seen=2, bell_seen=False, outcome="two")
     assert result.status == "saved"
     table = live(party)[1].table(3)
@@ -491,7 +515,7 @@ def test_a_roll_made_before_the_bell_counts_for_the_player_holding_the_dice(part
 
 def test_a_miss_made_before_the_bell_hands_the_finishing_turn_on(party):
     tap(party, 3, (1, 2, 3))
-    play.bell_ring(party=Party.objects.get(pk=party.pk), by="host")
+    bell_ring(party=Party.objects.get(pk=party.pk), by="host")
     late_tap(party, 3, seen=1, bell_seen=False, dice=(2, 3, 4))  # seat 1's miss, pre-bell
     table = live(party)[1].table(3)
     assert table.finishing and table.turn_seat == 2  # seat 2 held the dice at the bell
@@ -501,9 +525,9 @@ def test_a_miss_made_before_the_bell_hands_the_finishing_turn_on(party):
 
 def test_where_tables_stop_at_the_bell_a_roll_made_before_it_still_counts():
     p = new_party(finish_turn_after_bell=False)
-    play.round_start(party=p, by="host")
+    round_start(party=p)
     tap(p, 3, (1, 2, 3))
-    play.bell_ring(party=Party.objects.get(pk=p.pk), by="host")
+    bell_ring(party=Party.objects.get(pk=p.pk), by="host")
     assert live(p)[1].table(3).done
     with pytest.raises(PartyError, match="over"):  # made after the bell: nothing to finish
         late_tap(p, 3, seen=1, bell_seen=True, outcome="one")
@@ -517,7 +541,7 @@ def test_the_fuzzy_die_changing_hands_tells_every_page():
     # taker moves the party's seq on (every phone refetches), and a roll that takes nothing
     # does not.
     p = new_party("wba")
-    play.round_start(party=p, by="host")
+    round_start(party=p)
     seq = Party.objects.get(pk=p.pk).seq
     tap(p, 2, (1, 2, 3))
     assert Party.objects.get(pk=p.pk).seq == seq

@@ -3,9 +3,10 @@
 import pytest
 from django.urls import reverse
 
-from parties import play, roster
 from parties.models import AccessLink, Player, Round, Seat
-from parties.services import PartyError
+from parties.services.errors import PartyError
+from parties.services.player import player_leave
+from parties.services.round import round_start
 from tests.parties.conftest import TWELVE, create_party
 
 pytestmark = pytest.mark.django_db
@@ -50,9 +51,9 @@ def test_a_late_arrival_needs_a_free_ghost_seat_and_a_new_name(host, party):
 
 
 def test_seats_change_only_between_rounds(host, party):
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     with pytest.raises(PartyError, match="between rounds"):
-        roster.player_leave(party=party, player_id=party.players.get(name="Ann").id)
+        player_leave(party=party, player_id=party.players.get(name="Ann").id)
     assert not Player.objects.filter(party=party, is_ghost=True).exists()
 
 
@@ -84,11 +85,11 @@ def test_a_ghosts_partner_who_leaves_is_replaced_by_a_player_changing_chairs(hos
 
 def test_leaving_is_refused_where_ghosts_would_outnumber_the_players(host):
     party = create_party(host, names=TWELVE[:5])
-    roster.player_leave(party=party, player_id=party.players.get(name="Ann").id)  # 4 and 4
+    player_leave(party=party, player_id=party.players.get(name="Ann").id)  # 4 and 4
     before = {name: (s.table_id, s.position) for name, s in seated(party).items()}
     bea = party.players.get(name="Bea")
     with pytest.raises(PartyError, match="not enough players left"):
-        roster.player_leave(party=party, player_id=bea.id)
+        player_leave(party=party, player_id=bea.id)
     assert {name: (s.table_id, s.position) for name, s in seated(party).items()} == before
     assert Player.objects.filter(party=party, is_ghost=True).count() == 4
 

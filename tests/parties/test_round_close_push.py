@@ -7,8 +7,10 @@ import uuid
 
 import pytest
 
-from parties import play, selectors
+from parties import selectors
 from parties.models import AccessLink, Party
+from parties.services.roll import roll_record
+from parties.services.round import bell_ring, round_start
 from tests.parties import test_play
 from tests.parties.conftest import Browser, redeem
 from tests.parties.test_play import finish_round, live, new_party
@@ -23,7 +25,7 @@ FORTY = [f"Player {n}" for n in range(1, 41)]
 @pytest.fixture
 def big():
     party = new_party(names=FORTY)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     return party
 
 
@@ -54,7 +56,7 @@ def test_a_players_page_reads_only_its_own_seat_and_table(client):
     rows = {}
     for names in (FORTY[:12], FORTY):
         party = new_party(names=names)
-        play.round_start(party=party, by="host")
+        round_start(party=party)
         link = AccessLink.objects.filter(party=party, role="player").first()
         redeem(client, link)
         page = f"/parties/{party.id}/players/{link.player_id}/"
@@ -75,11 +77,11 @@ def test_a_players_page_reads_only_its_own_seat_and_table(client):
 def close_by_hand(party, tables):
     """The host rings the bell; each table scores a point, then misses: every table is done."""
     party.refresh_from_db()
-    play.bell_ring(party=party, by="host")
+    bell_ring(party=party, by="host")
     for number in range(1, tables + 1):
         for outcome in ("one", "miss"):
             _round, now = live(party)
-            play.roll_record(
+            roll_record(
                 party_id=party.id, table_number=number, tap_id=uuid.uuid4(), outcome=outcome,
                 called=None, seen=now.extras[number - 1].version,
                 link_ids=test_play.scorer(party, number),
@@ -141,7 +143,7 @@ def test_the_nights_last_close_tells_every_page_to_refetch(
 ):
     party = new_party(names=FORTY[:8], sets=1)
     for _round in range(6):
-        play.round_start(party=party, by="host")
+        round_start(party=party)
         with django_capture_on_commit_callbacks(execute=True):
             close_by_hand(party, tables=2)
     party.refresh_from_db()

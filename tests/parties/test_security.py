@@ -12,8 +12,9 @@ from django.db import connections
 from django.test import override_settings
 from django.urls import reverse
 
-from parties import access, services
+from parties import access
 from parties.models import AccessLink, Party, Roll, Round, Seat
+from parties.party_codes import CODE_LENGTH, party_code_shown
 from tests.parties.conftest import Browser, create_form, create_party, redeem
 
 pytestmark = pytest.mark.django_db
@@ -378,8 +379,8 @@ def test_a_refused_or_right_code_does_not_use_up_the_allowance(party):
 
 
 def test_the_code_is_typed_as_the_card_shows_it_in_groups(party):
-    shown = services.party_code_shown(party.code)
-    assert len(party.code) == services.CODE_LENGTH == 10
+    shown = party_code_shown(party.code)
+    assert len(party.code) == CODE_LENGTH == 10
     assert shown == f"{party.code[:5]} {party.code[5:]}"
     for typed in (shown, shown.lower(), shown.replace(" ", "-"), f"  {party.code} "):
         guest = Browser()

@@ -6,9 +6,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from parties import play, roster, selectors
+from parties import selectors
 from parties.models import AccessLink, Party, Round, Seat
-from parties.services import PartyError
+from parties.services.errors import PartyError
+from parties.services.player import player_leave
+from parties.services.round import round_start
 from tests.parties.conftest import TWELVE, create_party, redeem
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +50,7 @@ def test_a_player_alone_is_shown_no_partner_on_their_own_page(host, seven):
 
 
 def test_the_table_alone_phone_shows_one_side_a_player_and_four_dice(host, seven):
-    play.round_start(party=seven, by="host")
+    round_start(party=seven)
     names = seating(seven)[2]
     page = host.get(reverse("parties:table", args=[seven.id, 2])).content.decode()
     assert '<div class="sides solo">' in page
@@ -65,19 +67,21 @@ def test_the_table_alone_phone_shows_one_side_a_player_and_four_dice(host, seven
 def test_comings_and_goings_are_refused_on_the_boxed_plans(host, seven):
     ann = seven.players.get(name="Ann")
     with pytest.raises(PartyError, match="no ghosts"):
-        roster.player_leave(party=seven, player_id=ann.id)
+        player_leave(party=seven, player_id=ann.id)
     page = host.get(reverse("parties:host", args=[seven.id])).content.decode()
     assert 'id="roster"' not in page
     assert Party.objects.get(pk=seven.pk).players.count() == 7
 
 
 def test_a_mixed_round_closes_with_the_seeds_moves_and_survives_export_and_import(seven):
-    from parties import exports, party_import
+    from parties import exports
+    from parties.services import party_import
+    from parties.services.round import round_start
     from tests.parties.test_import import standings
     from tests.parties.test_play import tap
 
     before = seating(seven)
-    play.round_start(party=seven, by="host")
+    round_start(party=seven)
     assert tap(seven, 2, (1, 1, 2, 3)).status == "saved"  # seat 1 alone at table 2: 2 points
     bunco = tap(seven, 1, (1, 1, 1, 1))  # four 1s in round 1: a Bunco, 21, table 1 won
     if bunco.status == "ask_call":
@@ -100,7 +104,7 @@ def test_a_mixed_round_closes_with_the_seeds_moves_and_survives_export_and_impor
 
 
 def test_the_printouts_tv_and_results_of_a_mixed_party(host, seven):
-    play.round_start(party=seven, by="host")
+    round_start(party=seven)
     tally = host.get(reverse("parties:tally_sheets", args=[seven.id])).content.decode()
     assert tally.count("Team A") == seven.rules.sets  # table 1's sheets, one a set
     assert "Seat 3" in tally and "Seat 4" not in tally.replace("seats 2 and 4", "")

@@ -1,6 +1,6 @@
 """The lean tap entry (parties.tap_path) in front of Django, through the real ASGI app: for a
 phone's ordinary request it calls the same tap as Django's view (parties.taps ->
-play.roll_record) and answers as the view does, and it hands every request it cannot vouch
+roll_record) and answers as the view does, and it hands every request it cannot vouch
 for (headers, charset, session, a right it lacks) to Django, which answers and changes
 nothing."""
 
@@ -15,8 +15,12 @@ from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.urls import reverse
 
 from bunco_site.asgi import application, django_asgi_app
-from parties import announce, play, services, state, tap_path
+from parties import announce, state, tap_path
 from parties.models import AccessLink, Party, Roll, Round
+from parties.services.link import link_reissue
+from parties.services.party import party_pause
+from parties.services.roll import roll_record
+from parties.services.round import bell_ring, round_start
 from tests.parties.conftest import Browser, create_party, redeem
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -61,7 +65,7 @@ def _setup(**link):
     """A party in play, its host having opened the dashboard, and a phone."""
     host = Browser()
     party = create_party(host)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     assert host.get(reverse("parties:host", args=[party.id])).status_code == 200
     return party, Phone(party, **link)
 
@@ -214,7 +218,7 @@ async def test_a_reissued_link_stops_scoring_at_once():
     app = tap_path.TapPath(CountingDjango())
     assert (await post(app, keeper, 2, tap(0)))["status"] == 200
     link = await sync_to_async(AccessLink.objects.get)(party=party, role="table", table__number=2)
-    await sync_to_async(services.link_reissue)(party=party, link_id=link.id)
+    await sync_to_async(link_reissue)(party=party, link_id=link.id)
     answer = await post(app, keeper, 2, tap(1))
     assert answer["status"] == 403
     assert len(await rolls_at(party, 2)) == 1
@@ -264,7 +268,7 @@ async def test_a_bunco_asks_and_rings_the_bell_through_the_same_tap():
 
 async def test_the_lean_entry_and_djangos_view_give_the_same_refusal():
     party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
-    await sync_to_async(play.party_pause)(party=party)
+    await sync_to_async(party_pause)(party=party)
     lean = await post(tap_path.TapPath(CountingDjango()), keeper, 2, tap(0))
     view = await post(django_asgi_app, keeper, 2, tap(0))
     assert lean["status"] == view["status"] == 400
@@ -366,15 +370,15 @@ def _one_miss_from_closing(party):
         return [AccessLink.objects.get(party=party, role="table", table__number=n).id]
 
     for n in (1, 2, 3):
-        play.roll_record(party_id=party.id, table_number=n, link_ids=scorer(n),
-                         tap_id=uuid.uuid4(), dice=(1, 2, 3), called=None, seen=0)
+        roll_record(party_id=party.id, table_number=n, link_ids=scorer(n),
+                    tap_id=uuid.uuid4(), dice=(1, 2, 3), called=None, seen=0)
     for n in (1, 3):
-        play.roll_record(party_id=party.id, table_number=n, link_ids=scorer(n),
-                         tap_id=uuid.uuid4(), dice=(2, 3, 4), called=None, seen=1)
-    play.bell_ring(party=Party.objects.get(pk=party.pk), by="host")
+        roll_record(party_id=party.id, table_number=n, link_ids=scorer(n),
+                    tap_id=uuid.uuid4(), dice=(2, 3, 4), called=None, seen=1)
+    bell_ring(party=Party.objects.get(pk=party.pk), by="host")
     for n in (1, 3):  # whoever held the dice there at the bell finishes with a miss
-        play.roll_record(party_id=party.id, table_number=n, link_ids=scorer(n),
-                         tap_id=uuid.uuid4(), dice=(2, 3, 4), called=None, seen=2)
+        roll_record(party_id=party.id, table_number=n, link_ids=scorer(n),
+                    tap_id=uuid.uuid4(), dice=(2, 3, 4), called=None, seen=2)
 
 
 async def test_the_closing_taps_table_update_reaches_phones_before_the_round_closes():

@@ -6,8 +6,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from parties import play, selectors, services, tv_views
+from parties import selectors, tv_views
 from parties.models import Party
+from parties.party_codes import party_code_shown
+from parties.services.party import party_create, party_end
+from parties.services.round import round_start
 from scoring import PRESETS
 from tests.parties.conftest import TWELVE, Browser
 from tests.parties.test_play import finish_round, tap
@@ -61,7 +64,7 @@ def test_before_round_one_the_tv_shows_where_to_sit_and_how_to_join(host, party)
         card = re.search(rf'id="tv-seats-{table.number}".*?</article>', html, re.S).group(0)
         assert re.findall(r'<li class="tv-seat[^"]*">([^<]+)<', card) == [s.name for s in table.seats]
     assert "live-table" not in html  # no round in play: no table scores
-    assert services.party_code_shown(party.code) in words
+    assert party_code_shown(party.code) in words
     assert "http://testserver/join/" in words  # the join page's address, also in the QR code
     assert html.count("<svg") == 1
     assert "tv-standings" not in html  # nobody has a sheet before round 1
@@ -69,7 +72,7 @@ def test_before_round_one_the_tv_shows_where_to_sit_and_how_to_join(host, party)
 
 
 def test_a_round_in_play_shows_every_tables_teams_and_points(host, party):
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 2, (1, 1, 4))  # two 1s: 2 points for table 2's first team
     response = host.get(tv_url(party))
     html = response.content.decode()
@@ -88,7 +91,7 @@ def test_a_round_in_play_shows_every_tables_teams_and_points(host, party):
 
 
 def test_after_the_bell_the_header_says_so(host, party):
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     tap(party, 1, (1, 1, 1), called=True)  # the head table's Bunco rings the bell
     response = host.get(tv_url(party))
     assert 'data-stage="bell"' in response.content.decode()
@@ -96,7 +99,7 @@ def test_after_the_bell_the_header_says_so(host, party):
 
 
 def test_between_rounds_the_tv_shows_the_standings_and_the_next_seats(host, party):
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     finish_round(party)
     response = host.get(tv_url(party))
     html = response.content.decode()
@@ -130,19 +133,19 @@ def test_level_players_share_a_place():
 
 
 def test_where_the_rules_use_a_fuzzy_die_the_tv_names_its_holder():
-    party = services.party_create(
+    party = party_create(
         name="WBA night", player_names=TWELVE, preset="wba", rules=PRESETS["wba"]
     )
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     holder = selectors.fuzzy_die(party)
     words = text_of(with_the_code(party).get(tv_url(party)))
     assert f"Fuzzy die: {holder.name} (head table)" in words
 
 
 def test_once_the_party_is_over_the_tv_shows_the_prizes_and_final_standings(host, party):
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     finish_round(party)
-    play.party_end(party=Party.objects.get(pk=party.pk))
+    party_end(party=Party.objects.get(pk=party.pk))
     response = host.get(tv_url(party))
     words = text_of(response)
     assert "The party is over" in words and "Final standings" in words and "Prizes" in words
@@ -150,7 +153,7 @@ def test_once_the_party_is_over_the_tv_shows_the_prizes_and_final_standings(host
 
 
 def test_a_hundred_table_party_renders_in_smaller_cards_and_a_scrolling_seating():
-    party = services.party_create(
+    party = party_create(
         name="The hall", player_names=[f"Player {n}" for n in range(400)], preset="standard",
         rules=PRESETS["standard"],
     )
@@ -158,7 +161,7 @@ def test_a_hundred_table_party_renders_in_smaller_cards_and_a_scrolling_seating(
     waiting = browser.get(tv_url(party)).content.decode()
     assert waiting.count('class="tv-seat-card') == 100
     assert "scrolls scroll-120" in waiting  # 400 names do not fit: the list scrolls slowly
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     response = browser.get(tv_url(party))
     html = response.content.decode()
     assert response.status_code == 200
@@ -177,11 +180,11 @@ def test_the_board_takes_the_columns_that_give_the_largest_cards(tables, columns
 
 
 def test_a_timed_round_shows_its_clock_which_the_tv_never_reports_and_solo_play_has_four_sides():
-    party = services.party_create(
+    party = party_create(
         name="Tournament", player_names=TWELVE, preset="tournament", rules=PRESETS["tournament"]
     )
     browser = with_the_code(party)
-    play.round_start(party=party, by="host")
+    round_start(party=party)
     html = browser.get(tv_url(party)).content.decode()
     assert 'class="countdown"' in html
     # live.js reports a clock that ran out from a countdown with a clock URL: the host's and

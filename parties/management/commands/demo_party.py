@@ -2,7 +2,8 @@
 
 from django.core.management.base import BaseCommand
 
-from parties import selectors, services
+from parties import selectors
+from parties.services.party import party_create
 from scoring import PRESETS
 
 DEMO_PLAYERS = [
@@ -20,7 +21,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, base_url, preset, players, **options):
         names = DEMO_PLAYERS[: max(4, min(players, len(DEMO_PLAYERS)))]
-        party = services.party_create(
+        party = party_create(
             name="Demo Bunco Night", player_names=names, preset=preset, rules=PRESETS[preset]
         )
         self.stdout.write(f"Demo party “{party.name}”, code {party.code} ({preset} rules):")

@@ -1,5 +1,5 @@
-"""Settling a tied prize by roll-off: each tied player rolls three dice, the highest total wins,
-and those still tied roll again (docs/rules.md section 9)."""
+"""Writes to the prizes: settling a tied prize by roll-off (each tied player rolls three dice, the
+highest total wins, and those still tied roll again: docs/rules.md section 9)."""
 
 import secrets
 
@@ -7,13 +7,15 @@ from django.db import transaction
 
 from parties import selectors
 from parties.models import PrizeRollOff
-from parties.services import PartyError, lock_party
+from parties.services.changes import lock_party
+from parties.services.errors import PartyError
+from scoring.table import ROLLOFF_DICE
 
 
 @transaction.atomic
 def prize_rolloff_record(*, party, category: str, totals: dict | None) -> None:
     """Record the tied players' totals for the next circuit, as the host entered them, or
-    rolled here (`totals=None`: three fair dice each)."""
+    rolled here (`totals=None`: scoring's roll-off dice, fair, each)."""
     lock_party(party)  # one circuit at a time
     if party.prize_pot.tied == "split":
         raise PartyError("At this party a tied prize is shared, not rolled off.")
@@ -24,13 +26,16 @@ def prize_rolloff_record(*, party, category: str, totals: dict | None) -> None:
     tied = {player_id for player_id, _name in row.winners}
     if totals is None:
         dice = secrets.SystemRandom()
-        totals = {pid: sum(dice.randint(1, 6) for _ in range(3)) for pid in tied}
+        totals = {pid: sum(dice.randint(1, 6) for _ in range(ROLLOFF_DICE)) for pid in tied}
         by_app = True
     else:
         by_app = False
         if set(totals) != tied:
             raise PartyError("Enter a total for every tied player.")
-        if any(type(t) is not int or not 3 <= t <= 18 for t in totals.values()):
+        if any(
+            type(t) is not int or not ROLLOFF_DICE <= t <= 6 * ROLLOFF_DICE
+            for t in totals.values()
+        ):
             raise PartyError("Three dice add up to 3 to 18.")
     PrizeRollOff.objects.bulk_create(
         PrizeRollOff(party=party, category=category, circuit=row.circuit, player_id=pid,

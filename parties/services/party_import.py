@@ -18,11 +18,12 @@ from django.db import DataError, IntegrityError, models, transaction
 
 from parties import access, exports, state
 from parties.models import AccessLink, Party, Round
-from parties.services import PartyError, _new_code
+from parties.party_codes import new_party_code
+from parties.services.errors import PartyError
 from scoring import RulesError
 
 # A night of 60 players over 4 sets is about 30,000 rolls, some 4 MB in this file; the largest
-# the app seats, 400 players (services.MAX_PLAYERS), plays about 200,000 rolls in 4 sets, some
+# the app seats, 400 players (services.party.MAX_PLAYERS), plays about 200,000 rolls in 4 sets, some
 # 27 MB. 40 MB leaves room, and keeps a stray upload from filling the server.
 MAX_BYTES = 40 * 1024 * 1024
 
@@ -156,7 +157,7 @@ def _instance(model, row, new_ids, fresh):
                 raise ImportRefused(f"{what}: {name}: {' '.join(error.messages)}") from None
             values[field.attname] = fresh.get(value, value) if _global_uuid(field) else value
     if model is Party:
-        values["code"] = _new_code()  # checked free when it is saved
+        values["code"] = new_party_code()  # checked free when it is saved
     instance = model(**values)
     try:
         instance.clean_fields(exclude=[f.name for f in model._meta.fields if f.is_relation])
@@ -247,7 +248,7 @@ def _save_with_free_code(party):
                 party.save()
             return
         except IntegrityError:  # the random code was taken; draw again
-            party.code = _new_code()
+            party.code = new_party_code()
     raise ImportRefused("Could not find a free party code; try again.")  # pragma: no cover
 
 

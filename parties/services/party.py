@@ -1,55 +1,37 @@
-"""Writes: each service loads rows, asks scoring/ what follows, and saves (<entity>_<action>)."""
+"""Writes to a party: create it, seat round 1 again (reshuffle, swap), reseat between sets,
+pause, resume and end it."""
 
 import secrets
-import string
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
 
-from parties import access, announce
-from parties.models import AccessLink, BuncoSet, Party, Player, Round, Seat, Table
-from parties.party_seq import party_changed
-from scoring import Rules, SeatingError, check_seating, ghosts_needed, seat_players
+from parties import access
+from parties.models import AccessLink, BuncoSet, Correction, Party, Player, Round, Seat, Table
+from parties.party_codes import new_party_code
+from parties.services.changes import lock_party, party_changed
+from parties.services.errors import PartyError
+from parties.services.round import waiting_round
+from scoring import (
+    NotAllowed,
+    Progress,
+    Rules,
+    SeatingError,
+    check_seating,
+    ghosts_needed,
+    seat_players,
+)
 from scoring.seating import plan_for
 
-CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
-# 30**10 (about 2**49) codes: docs/security.md works out what a guesser gets at the join limits.
-CODE_LENGTH = 10
 # 400 players is 100 tables: a school or church fundraiser's hall.
 MIN_PLAYERS, MAX_PLAYERS = 2, 400
-
-
-class PartyError(ValueError):
-    """A request the party cannot take; the message is for the person who made it."""
-
-
-def lock_party(party):
-    """Every live write starts here: lock the party's row and read it fresh under the lock, so
-    the sequence number, status and pause it decides on cannot change under it, and two writes
-    never announce the same sequence number."""
-    fresh = Party.objects.select_for_update().get(pk=party.pk)
-    party.seq, party.status, party.paused_at = fresh.seq, fresh.status, fresh.paused_at
-    return party
 
 
 def _shuffled(items):
     items = list(items)
     secrets.SystemRandom().shuffle(items)
     return items
-
-
-def _new_code():
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def party_code_typed(text):
-    """A party code as someone typed it, the way codes are stored: the spaces and dashes the
-    cards show it with dropped, in capitals."""
-    return "".join(text.replace("-", " ").split()).upper()[:32]
-
-
-def party_code_shown(code):
-    """A code in groups of five, easier to read aloud and to type from a card."""
-    return " ".join(code[i : i + 5] for i in range(0, len(code), 5))
 
 
 @transaction.atomic
@@ -62,7 +44,7 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
         try:
             with transaction.atomic():
                 party = Party.objects.create(
-                    name=name, code=_new_code(), preset=preset, options=rules.to_options()
+                    name=name, code=new_party_code(), preset=preset, options=rules.to_options()
                 )
             break
         except IntegrityError:  # the random code was taken; draw again
@@ -166,6 +148,56 @@ def party_swap_players(*, party: Party, player_a: int, player_b: int) -> None:
     party_changed(party, "seating")
 
 
+@transaction.atomic
+def party_reseat(*, party: Party, player_a: int, player_b: int, by: str = "host") -> Correction:
+    """Swap two players' seats in the waiting first round of a later set (`rotation: none`,
+    where nobody moves by the rules), kept as a Correction(kind="reseat") with its effects.
+    Where a swapped player was their table's chosen scorekeeper, the table goes back to the
+    usual one (seat 1)."""
+    if party.rules.rotation != "none":
+        raise PartyError("The app moves everyone between rounds; reseating is for rotation none.")
+    round_ = waiting_round(party)
+    if round_.number != 1 or round_.bunco_set.number == 1:
+        raise PartyError("Players can be reseated between sets: before round 1 of the next set.")
+    a, b = swap_seats(
+        party, round_, player_a, player_b,
+        "Pick two different players seated for the next round to swap.",
+    )
+    effects = (
+        f"Set {round_.bunco_set.number}, round 1: {b.player.name} and {a.player.name} swap "
+        f"seats; {b.player.name} now sits at table {b.table.number}, seat {b.position}, and "
+        f"{a.player.name} at table {a.table.number}, seat {a.position}"
+    )
+    if a.keeps_score or b.keeps_score:
+        Seat.objects.filter(round=round_, table_id__in=[a.table_id, b.table_id]).update(
+            keeps_score=False
+        )
+        effects += "; the usual scorekeeper (seat 1) keeps score there again"
+    correction = Correction.objects.create(
+        party=party, round=round_, kind=Correction.Kind.RESEAT, made_by=by, effects=effects
+    )
+    party_changed(party, "seating")
+    return correction
+
+
+def reseat_allowed(party, round_) -> str:
+    """Which reseat the host may make now, for the host's page (the guards of party_reshuffle,
+    party_swap_players and party_reseat, asked before the host taps): "setup" (round 1 may be
+    reshuffled or swapped), "between_sets" (`rotation: none`, the first round of a later set
+    waits), or ""."""
+    if round_ is None or round_.status != Round.Status.WAITING or round_.number != 1:
+        return ""
+    if party.status == Party.Status.SETUP and round_.bunco_set.number == 1:
+        return "setup"
+    if (
+        party.status == Party.Status.PLAYING
+        and round_.bunco_set.number > 1
+        and party.rules.rotation == "none"
+    ):
+        return "between_sets"
+    return ""
+
+
 def swap_seats(party, round_, player_a, player_b, missing):
     """Swap two players' chairs in `round_` (not started), if the seating stays playable: the
     two seats as they were (each now holding the other player), or PartyError (`missing` when
@@ -204,23 +236,55 @@ def as_scoring_seating(seats):
 
 
 @transaction.atomic
-def link_reissue(*, party: Party, link_id: int) -> AccessLink:
-    """Revoke a link and make its replacement, for the same role and target. Nothing is
-    announced to the party's phones but the revoke (no page but the host's shows links, and
-    the host's answer carries the new one)."""
-    # Locked so two quick taps on "New link" cannot both replace the same link.
-    old = (
-        AccessLink.objects.select_for_update(of=("self",))
-        .filter(party=party, pk=link_id, revoked_at__isnull=True)
-        .order_by()
-        .first()
-    )
-    if old is None:
-        raise PartyError("That link is not one of this party's live links.")
-    access.revoke_now(old)
-    announce.on_commit_links_revoked(party.id, [old.id])  # its open sockets close
-    new = access.new_salted(
-        AccessLink(party=party, role=old.role, table=old.table, player=old.player)
-    )
-    new.save()
-    return new
+def party_pause(*, party: Party) -> None:
+    lock_party(party)
+    if party.paused_at or party.status != Party.Status.PLAYING:
+        raise PartyError("Only a party in play can be paused.")
+    Party.objects.filter(pk=party.pk).update(paused_at=timezone.now())
+    party_changed(party, "paused")
+
+
+@transaction.atomic
+def party_resume(*, party: Party) -> None:
+    """Resume after a pause (the clock of a timed round gets the paused time back) or a break."""
+    lock_party(party)
+    if party.paused_at:
+        paused_for = timezone.now() - party.paused_at
+        Round.objects.filter(
+            party=party, status=Round.Status.PLAYING, ends_at__isnull=False
+        ).update(ends_at=F("ends_at") + paused_for)
+        Party.objects.filter(pk=party.pk).update(paused_at=None)
+    else:
+        try:
+            resumed = _progress(party).resume()
+        except NotAllowed as error:
+            raise PartyError("The party is neither paused nor on a break.") from error
+        Party.objects.filter(pk=party.pk).update(status=_STATUS[resumed.state])
+    party_changed(party, "resumed")
+
+
+@transaction.atomic
+def party_end(*, party: Party) -> None:
+    """End the night early. A round in play marks no sheet, but its rolls are kept."""
+    lock_party(party)
+    try:
+        ended = _progress(party).end_early()
+    except NotAllowed as error:
+        raise PartyError("The party is already over.") from error
+    Party.objects.filter(pk=party.pk).update(status=_STATUS[ended.state], paused_at=None)
+    party_changed(party, "ended")
+
+
+# The party's status for each of scoring's Progress states, and back.
+_STATUS = {
+    "playing": Party.Status.PLAYING,
+    "break": Party.Status.BREAK,
+    "over": Party.Status.FINISHED,
+}
+
+
+def _progress(party) -> Progress:
+    """Where the night is, as scoring's `Progress` sees it, for the host's break and end
+    (which ask only whether the party plays, rests or is over; a party being set up plays)."""
+    state_ = {status: key for key, status in _STATUS.items()}.get(party.status, "playing")
+    return Progress(party.rules, state=state_)

@@ -1,7 +1,8 @@
-"""The party's sequence number: what every page compares to know it is up to date.
+"""The party's lock and its sequence number: how every write starts and how it ends.
 
-Every write that changes what a page shows moves it on once, with the party's row locked
-(services.lock_party), so two writes never announce the same number. A page that hears a
+Every live write starts by locking the party's row (`lock_party`), so the writes of one party
+are serialised. Every write that changes what a page shows moves the party's sequence number
+on once, under that lock, so two writes never announce the same number. A page that hears a
 number above its own refetches (static/parties/live.js); one that missed a message catches up
 at the next number it hears, or when its socket reopens.
 """
@@ -10,6 +11,15 @@ from django.db.models import F
 
 from parties import announce
 from parties.models import Party
+
+
+def lock_party(party):
+    """Every live write starts here: lock the party's row and read it fresh under the lock, so
+    the sequence number, status and pause it decides on cannot change under it, and two writes
+    never announce the same sequence number."""
+    fresh = Party.objects.select_for_update().get(pk=party.pk)
+    party.seq, party.status, party.paused_at = fresh.seq, fresh.status, fresh.paused_at
+    return party
 
 
 def seq_bump(party) -> None:

@@ -1,5 +1,6 @@
-"""Comings and goings between rounds: a player who leaves gives their seat to a ghost, and a
-late arrival takes a ghost's seat (docs/rules.md section 6: ghosts fill empty seats)."""
+"""Writes to the players: comings and goings between rounds (a player who leaves gives their seat
+to a ghost, a late arrival takes a ghost's seat: docs/rules.md section 6, ghosts fill empty
+seats), and the host's swap of two players' seats."""
 
 from dataclasses import dataclass
 
@@ -9,9 +10,16 @@ from django.db.models import Max
 
 from parties import access
 from parties.models import AccessLink, Party, Player, Round, Seat
-from parties.party_seq import party_changed
 from parties.player_names import clean_player_name
-from parties.services import PartyError, as_scoring_seating, lock_party, swap_seats
+from parties.services.changes import lock_party, party_changed
+from parties.services.errors import PartyError
+from parties.services.party import (
+    as_scoring_seating,
+    party_reseat,
+    party_swap_players,
+    swap_seats,
+)
+from parties.services.round import next_round
 from scoring import SeatingError, check_seating, ghost_swap
 
 
@@ -28,13 +36,7 @@ def _waiting_round(party):
             "The boxed set's table plans have no ghosts to fill or free a seat: each plan is "
             "made for its own number of players."
         )
-    round_ = (
-        Round.objects.select_for_update(of=("self",))
-        .filter(party=party)
-        .exclude(status=Round.Status.CLOSED)
-        .order_by("bunco_set__number", "number")
-        .first()
-    )
+    round_ = next_round(party)
     if round_ is None or round_.status != Round.Status.WAITING:
         raise PartyError("Seats change between rounds: wait for this round to end.")
     return round_, rules
@@ -130,3 +132,12 @@ def player_arrive(*, party: Party, name: str) -> Player:
     return player
 
 
+@transaction.atomic
+def players_swap(*, party: Party, player_a: int, player_b: int, by: str = "host") -> None:
+    """The host's swap: before round 1 as before (party_swap_players), and between sets with
+    `rotation: none` as a reseat (party_reseat)."""
+    lock_party(party)  # the status decided on is the one under the lock
+    if party.status != Party.Status.SETUP and party.rules.rotation == "none":
+        party_reseat(party=party, player_a=player_a, player_b=player_b, by=by)
+    else:
+        party_swap_players(party=party, player_a=player_a, player_b=player_b)

@@ -1,0 +1,177 @@
+"""The steps every correction shares (roll_undo, roll_void and roll_correct in
+parties.services.roll; late_tap_apply and late_tap_dismiss in parties.services.late_tap): they
+run inside those writes, under the party's lock, and are no services of their own.
+
+A roll is a fact that is voided, never edited; every change is a Correction that says who made
+it, when, and what it changed (`effects`, words for people). Each correction locks the party's
+row first, as every live write does, so it is serialised with the taps, the bell and the round's
+close. It decides on the round's rolls as the change would leave them, replayed in memory
+(`decide`), and only then saves: refused, it has changed nothing.
+
+The replay reads a round's rolls in id order, so a corrected roll cannot be slotted back in
+where it was: the correction voids it and every live roll of the round after it, and enters
+the corrected roll and copies of the later ones again, in the same order (the bell stays
+between the same rolls).
+"""
+
+import uuid
+
+from django.utils import timezone
+
+from parties import announce, state
+from parties.models import Correction, Party, Roll, Round
+from parties.round_close import (
+    close_round,
+    recompute_closed,
+    reopen_refusal,
+    reopen_round,
+    starting_holder,
+)
+from parties.services.changes import seq_bump
+from parties.services.errors import PartyError
+from parties.services.round import bump_round
+from scoring import InvalidRoll, NotAllowed
+from scoring.quick import quick_outcomes
+
+
+def decide(party, round_, rows, doing):
+    """What a correction would leave of `round_`, decided before anything is saved: the round
+    replayed from `rows` (state.roll_rows, as the change would leave them). Refused (PartyError)
+    when the host has ended the party while the round was in play, when a roll could no longer
+    be played, or when a closed round would be left unfinished after its next round started.
+    `doing` says what was asked, for the refusal ("void that roll")."""
+    if round_.status == Round.Status.PLAYING and party.status == Party.Status.FINISHED:
+        raise PartyError("The host ended the party; the round in play no longer counts.")
+    live = replay_as(round_, party.rules, rows, doing)
+    if round_.status == Round.Status.PLAYING or live.state.over:
+        return live
+    refusal = reopen_refusal(party, round_)
+    if refusal:
+        raise PartyError(
+            f"That would leave table {unfinished_tables(live)} of "
+            f"{round_name(round_).lower()} unfinished, and {refusal}; nothing was changed."
+        )
+    return live
+
+
+def replay_as(round_, rules, rows, doing):
+    """The round replayed from `rows` (nothing saved), or PartyError when a roll of it could
+    then not be played."""
+    try:
+        return state.replayed(round_, rules, rows, state.bell_positions(round_))
+    except (InvalidRoll, NotAllowed) as error:
+        raise PartyError(
+            f"Cannot {doing}: a roll of {round_name(round_).lower()} could not be played after "
+            f"it ({error}). Nothing was changed."
+        ) from error
+
+
+def settle(party, round_, before, correction, tables):
+    """After the facts of `round_` changed (as `decide` found they may): replay it and bring
+    everything derived from it in line (the live tables, or a closed round's sheets, rotation
+    and fuzzy die). `before` is its replay from before the change, read first."""
+    if round_.status == Round.Status.PLAYING:
+        return settle_playing(party, round_, correction, tables)
+    rules = party.rules
+    taker_before = before.state.fuzzy_die
+    bump_round(round_)
+    live = state.load(round_, rules, written=True)
+    if live.state.over:
+        save_effects(correction, recompute_closed(party, round_, live, rules, taker_before))
+        return live
+    reopen_round(party, round_, live, starting_holder(round_, taker_before))
+    save_effects(
+        correction,
+        [f"{round_name(round_)} is in play again: table {unfinished_tables(live)} plays on"],
+    )
+    announce.on_commit_tables(party, live, list(range(1, len(live.seating) + 1)))
+    return live
+
+
+def settle_playing(party, round_, correction, tables):
+    bump_round(round_)
+    live = state.load(round_, party.rules, written=True)  # a void changes history: replay
+    if not live.state.bell and round_.bell_at:
+        Round.objects.filter(pk=round_.pk).update(bell_at=None)
+    seq_bump(party)  # the bell, or a table's result, may have been undone
+    save_effects(
+        correction,
+        [f"{round_name(round_)}, table {n}: {' – '.join(map(str, live.table(n).points))}"
+         for n in tables],
+    )
+    announce.on_commit_tables(party, live, tables)
+    announce.on_commit_round(party, "corrected")
+    if live.state.over:
+        close_round(party, round_, live, party.rules, timezone.now())
+    return live
+
+
+def unfinished_tables(live):
+    return ", ".join(str(n) for n, t in enumerate(live.state.tables, 1) if not t.done)
+
+
+def new_correction(party, round_, kind, by, note):
+    return Correction.objects.create(
+        party=party, round=round_, kind=kind, made_by=by, note=note[:200]
+    )
+
+
+def save_effects(correction, effects):
+    correction.effects = "\n".join(effects)
+    Correction.objects.filter(pk=correction.pk).update(effects=correction.effects)
+
+
+def round_name(round_):
+    return f"Round {round_.number}" + (
+        f" of set {round_.bunco_set.number}" if round_.bunco_set.number > 1 else ""
+    )
+
+
+def enter_again(old, entered_by, fresh):
+    """A live roll entered again, after the correction, with `fresh` columns if given."""
+    row = Roll.objects.create(
+        round_id=old.round_id,
+        table_id=old.table_id,
+        roller_id=old.roller_id,
+        phase=old.phase,
+        before_bell=old.before_bell,
+        tap_id=uuid.uuid4(),
+        entered_by=entered_by,
+        **{**columns_of(old), "called": old.called, **fresh},
+    )
+    Roll.objects.filter(pk=row.pk).update(created_at=old.created_at)  # when it was rolled
+    return row.id
+
+
+def columns_of(roll):
+    return {
+        "die1": roll.die1,
+        "die2": roll.die2,
+        "die3": roll.die3,
+        "die4": roll.die4,
+        "outcome": roll.outcome,
+        "face": roll.face,
+    }
+
+
+def columns_dice(columns):
+    return tuple(columns[f"die{i}"] for i in range(1, 5) if columns[f"die{i}"] is not None)
+
+
+def entry_columns(rules, *, dice=None, outcome="", face=None):
+    """A roll as the host (or a late tap) gives it, as Roll's columns: the dice, or a quick
+    button's outcome and face. PartyError if it is not a roll this game can have."""
+    none = {"die1": None, "die2": None, "die3": None, "die4": None, "outcome": "", "face": None}
+    if outcome:
+        if outcome not in quick_outcomes(rules):
+            raise PartyError("That is not one of this game's quick buttons.")
+        if face is not None and not 1 <= int(face) <= 6:
+            raise PartyError("A mini Bunco's number is 1 to 6.")
+        return {**none, "outcome": outcome, "face": int(face) if face is not None else None}
+    try:
+        faces = [int(d) for d in dice or ()]
+    except (TypeError, ValueError):
+        raise PartyError("Enter the dice as numbers, e.g. 2 2 6.") from None
+    if len(faces) != rules.dice or not all(1 <= d <= 6 for d in faces):
+        raise PartyError(f"Enter {rules.dice} dice, each 1 to 6.")
+    return {**none, **{f"die{i}": d for i, d in enumerate(faces, start=1)}}

@@ -1,0 +1,249 @@
+"""Writes to the late taps: a roll a phone entered for a round that closed before the roll
+reached the server.
+
+The phone may have been offline, or a few seconds behind the dice when the last table finished.
+Such a roll is never thrown away and never counted on its own: the tap holds it as a `LateTap`
+for the host (late_tap_hold, called by roll_record under the party's lock), and the phone is
+told where its roll went. The host applies it to its round (late_tap_apply, a correction) or
+dismisses it (late_tap_dismiss).
+"""
+
+from dataclasses import dataclass
+from itertools import count
+
+from django.db import transaction
+
+from parties import state
+from parties.models import Correction, LateTap, Party, Roll, Round, Table
+from parties.services.changes import lock_party, party_changed
+from parties.services.correction import (
+    decide,
+    enter_again,
+    entry_columns,
+    new_correction,
+    replay_as,
+    save_effects,
+    settle,
+)
+from parties.services.errors import PartyError
+from scoring import InvalidRoll, NotAllowed, RollFact
+from scoring.quick import entry_words, quick_dice
+from scoring.roll import check_dice
+
+Kind = Correction.Kind
+
+
+@dataclass(frozen=True)
+class Held:
+    late_tap: LateTap
+    message: str
+    new: bool  # False for a resent tap, held already
+
+
+def late_tap_hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_seen, entered_by):
+    """Keep a tap for round `round_id` if that round of this party has closed: the `Held` tap
+    (a resent one is held once), or None when that round is not a closed round of the party.
+    `roll` is {"dice": [...], "outcome", "face", "called"} as the phone sent it. A roll that
+    could never be played there (wrong dice, a quick button this game has not) is refused with
+    PartyError, as it would be on time."""
+    round_ = (
+        Round.objects.select_related("bunco_set")
+        .filter(pk=round_id, party_id=party_id, status=Round.Status.CLOSED)
+        .first()
+    )
+    if round_ is None:
+        return None
+    earlier = LateTap.objects.select_related("table").filter(tap_id=tap_id).first()
+    if earlier is not None:
+        if earlier.party_id != party_id or earlier.table.number != table_number:
+            raise PartyError("That tap id belongs to another table.")
+        return Held(earlier, _message(round_, earlier.description), new=False)
+    table = Table.objects.filter(party_id=party_id, number=table_number).first()
+    if table is None:
+        raise PartyError(f"There is no table {table_number}.")
+    rules = Party.objects.only("options").get(pk=party_id).rules
+    live = state.load(round_, rules)
+    if not 1 <= table_number <= len(live.seating):
+        raise PartyError(f"Table {table_number} did not play in that round.")
+    played = live.table(table_number)
+    if bell_seen is False and played.at_bell is not None:
+        played = played.at_bell  # the table as its phone last knew it
+    entry = _check(roll, round_.target, played)
+    roller = played.roller
+    who = f" for {live.names[roller][0]}" if roller is not None else ""
+    when = ", made before the bell" if bell_seen is False else ""
+    # A roll entered on a table another phone had changed since may be that phone's roll again
+    # (two phones, one throw): the host is told, and decides.
+    since = live.extras[table_number - 1].version != seen
+    other = "; another phone had entered rolls at that table since" if since else ""
+    description = f"{entry}{who}{when}{other}"
+    late = LateTap.objects.create(
+        party_id=party_id,
+        round=round_,
+        table=table,
+        tap_id=tap_id,
+        fields={**roll, "seen": seen, "bell_seen": bell_seen},
+        description=description[:200],
+        entered_by=entered_by,
+    )
+    return Held(late, _message(round_, description), new=True)
+
+
+def _check(roll, target, table):
+    """The roll in words, if it is a roll this game can have; else PartyError. A table that is
+    done takes no more rolls: whether this one fits there is the host's call, later."""
+    try:
+        if roll["outcome"]:
+            quick_dice(roll["outcome"], target, table.rules, roll["face"])
+            return entry_words(roll["outcome"], roll["face"])
+        dice = tuple(roll["dice"])
+        if table.done:
+            check_dice(dice, table.rules.dice)
+        else:
+            table.check(RollFact(dice, True))
+        return entry_words(dice=dice)
+    except (InvalidRoll, NotAllowed) as error:
+        raise PartyError(str(error)) from error
+
+
+def _message(round_, description):
+    return (
+        f"Set {round_.bunco_set.number}, round {round_.number} had closed before this roll "
+        f"arrived, so it went to the host, who can add it to that round: {description}."
+    )
+
+
+@transaction.atomic
+def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
+    """The host adds a late tap to its round, at its table: before the bell if its phone had
+    not heard the bell. Refused by the rules, it stays pending and nothing changes."""
+    lock_party(party)
+    late = _pending(party, late_tap_id)
+    round_ = Round.objects.select_related("bunco_set").get(pk=late.round_id)
+    rules = party.rules
+    fields = late.fields
+    columns = entry_columns(
+        rules,
+        dice=fields.get("dice") or None,
+        outcome=fields.get("outcome") or "",
+        face=fields.get("face"),
+    )
+    before_bell = fields.get("bell_seen") is False
+    called = True if fields.get("called") is None else bool(fields["called"])
+    before = state.load(round_, rules)
+    number = late.table.number
+    if not 1 <= number <= len(before.seating):
+        raise PartyError(f"Table {number} did not play in that round.")
+    doing = f"add that roll to table {number}"
+    # Decided first, on the round's rolls as they would be.
+    saved = state.roll_rows(round_)
+    rows = saved
+    table = before.table(number)
+    played_on = []  # the table's rolls after the bell, played without this one
+    if before_bell and table.unbelled is None and before.extras[number - 1].after_bell:
+        # Taken back, so the late roll goes in before them; entered again below as far as
+        # the rules still take them.
+        played_on = list(
+            Roll.objects.filter(id__in=before.extras[number - 1].after_bell).order_by("id")
+        )
+        taken_back = {old.id for old in played_on}
+        rows = [r for r in saved if r.id not in taken_back]
+        table = replay_as(round_, rules, rows, doing).table(number)
+    if before_bell and table.unbelled is not None:
+        table = table.unbelled  # the table as the phone last knew it
+    seated = before.seating[number - 1]
+    roller = int(table.roller) if table.roller is not None else int(seated[0])
+    phase = Roll.Phase.ROLLOFF if table.rolloff_needed else Roll.Phase.PLAY
+    # New rolls come after every roll saved (and so after the bell), as their new ids will.
+    new_ids = count(max((r.id for r in saved), default=0) + 1)
+    rows = [*rows, state.RollRow(next(new_ids), number, **columns, called=called,
+                                 before_bell=before_bell, voided_by=None)]
+    kept, dropped = _still_played(round_, rules, rows, number, played_on, doing)
+    by_id = {r.id: r for r in saved}
+    rows += [by_id[old.id]._replace(id=next(new_ids)) for old in kept]
+    decide(party, round_, rows, doing)
+
+    correction = new_correction(party, round_, Kind.LATE_TAP, by, f"table {number}: "
+                             + late.description)
+    Roll.objects.filter(id__in=[r.id for r in played_on]).update(voided_by=correction)
+    Roll.objects.create(
+        round=round_,
+        table_id=late.table_id,
+        roller_id=roller,
+        phase=phase,
+        called=called,
+        before_bell=before_bell,
+        tap_id=late.tap_id,  # a resent late tap is then the roll already saved
+        entered_by=late.entered_by,
+        **columns,
+    )
+    for old in kept:
+        enter_again(old, old.entered_by, {})
+    settle(party, round_, before, correction, [number])
+    if dropped:
+        save_effects(correction, [
+            *correction.effects.splitlines(),
+            f"{len(dropped)} roll(s) entered at table {number} after the bell "
+            f"({', '.join(dropped)}) no longer count: with this roll the table was done "
+            "without them",
+        ])
+    LateTap.objects.filter(pk=late.pk).update(
+        status=LateTap.Status.APPLIED, resolved_by=correction
+    )
+    return correction
+
+
+def _still_played(round_, rules, rows, number, played_on, doing):
+    """Which of the table's after-the-bell rolls the rules still take behind the late roll
+    (with it in, the table may have been done sooner, and a roll-off may no longer have been
+    needed), decided on `rows` (the round with the late roll in): those, entered again, and
+    the rest, which stay voided, in words."""
+    if not played_on:
+        return [], []
+    table = replay_as(round_, rules, rows, doing).table(number)
+    kept, dropped = [], []
+    for old in played_on:
+        fact, _entry = state.roll_fact(
+            old.dice, old.outcome, old.face, old.called, round_.target, rules
+        )
+        if not dropped:
+            try:
+                table = table.apply(fact)
+            except (InvalidRoll, NotAllowed):
+                pass
+            else:
+                kept.append(old)
+                continue
+        dropped.append(entry_words(old.outcome, old.face, old.dice))
+    return kept, dropped
+
+
+@transaction.atomic
+def late_tap_dismiss(*, party: Party, late_tap_id: int, by: str) -> Correction:
+    """The host decides a late tap does not count: it is kept, marked dismissed, with who and
+    when (a Correction that changed nothing)."""
+    lock_party(party)
+    late = _pending(party, late_tap_id)
+    correction = new_correction(
+        party, late.round, Kind.LATE_TAP, by, f"dismissed late roll at table {late.table.number}: "
+        + late.description
+    )
+    save_effects(correction, ["nothing changed"])
+    LateTap.objects.filter(pk=late.pk).update(
+        status=LateTap.Status.DISMISSED, resolved_by=correction
+    )
+    party_changed(party, "corrected")
+    return correction
+
+
+def _pending(party, late_tap_id):
+    late = (
+        LateTap.objects.select_related("table", "round")
+        .filter(pk=late_tap_id, party=party)
+        .first()
+    )
+    if late is None:
+        raise PartyError("There is no such late roll at this party.")
+    if late.status != LateTap.Status.PENDING:
+        raise PartyError(f"That late roll was {late.get_status_display().lower()} already.")
+    return late

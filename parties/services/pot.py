@@ -1,0 +1,53 @@
+"""Writes to the prize pot: the host sets the buy-in and each prize's share (scoring.pot splits
+it; no score or prize changes)."""
+
+from django.db import transaction
+
+from parties import selectors
+from parties.models import Party
+from parties.services.changes import lock_party
+from parties.services.errors import PartyError
+from scoring.pot import Pot, PotError, money, parse_money
+
+
+@transaction.atomic
+def pot_set(*, party: Party, data) -> Pot:
+    """Save the pot the host entered; it changes no score or prize, only the money."""
+    lock_party(party)
+    _rows, prize_rows = selectors.party_results(party)
+    pot = pot_from_form(data, [row.key for row in prize_rows], selectors.buy_ins(party))
+    Party.objects.filter(pk=party.pk).update(pot=pot.to_dict())
+    party.pot = pot.to_dict()
+    return pot
+
+
+def pot_from_form(data, prize_keys, players) -> Pot:
+    """The host's form as a Pot, or PartyError saying what to fix (nothing is saved)."""
+    try:
+        buy_in = parse_money(data.get("buy_in", ""))
+        unit = data.get("unit", "percent")
+        typed = {key: data.get(f"share-{key}", "").strip() for key in prize_keys}
+        if unit == "amount":
+            shares = {key: parse_money(text) for key, text in typed.items() if text}
+        else:
+            shares = {key: _percent(text) for key, text in typed.items() if text}
+        if shares and len(shares) < len(prize_keys):
+            missing = [key.replace("_", " ") for key in prize_keys if key not in shares]
+            raise PotError(
+                f"give every prize a share, or none for equal shares ({', '.join(missing)})"
+            )
+        pot = Pot(buy_in, tuple(shares.items()), unit, data.get("tied", "rolloff"))
+    except PotError as error:
+        raise PartyError(f"The pot: {error}.") from None
+    if unit == "amount" and shares and sum(shares.values()) != pot.total(players):
+        raise PartyError(
+            f"The pot: the amounts add up to {money(sum(shares.values()))}, but the pot is "
+            f"{money(pot.total(players))} ({players} players × {money(buy_in)})."
+        )
+    return pot
+
+
+def _percent(text):
+    if not text.isdigit():
+        raise PotError(f"“{text}” is not a whole percentage")
+    return int(text)

@@ -1,0 +1,375 @@
+"""Writes to the rolls: the scorekeeper's tap (roll_record), and a roll taken back or put right
+(the scorekeeper's undo, the host's void and correction of any roll of any round).
+
+The tap follows the one path every write takes: lock the party's row, load the round's live
+state, ask scoring/ what the roll does (parties.roll_judging), save it, and announce after
+commit; the bell and the round's close are decided in the same transaction, so the bell rings
+once and the round closes and rotates once, even when the last rolls of several tables arrive
+together. A roll is a fact that is voided, never edited: an undo, void or correction is a
+Correction (parties.services.correction has the steps they share with the late taps').
+"""
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404
+from django.utils import timezone
+
+from parties import access, announce, state, tap_sql
+from parties.models import Correction, Party, Roll, Round, RoundBell
+from parties.roll_judging import judge_roll
+from parties.round_close import close_round, reopen_refusal, reopen_round, starting_holder
+from parties.services.changes import lock_party, party_changed, seq_bump
+from parties.services.correction import (
+    columns_dice,
+    columns_of,
+    decide,
+    enter_again,
+    entry_columns,
+    new_correction,
+    round_name,
+    save_effects,
+    settle,
+    settle_playing,
+)
+from parties.services.errors import PartyError, StaleTap
+from parties.services.late_tap import late_tap_hold
+from parties.services.round import (
+    bump_round,
+    check_playing,
+    current_round,
+    playing_round,
+    remember_on_commit,
+    ring,
+)
+from scoring.quick import entry_words
+
+Kind = Correction.Kind
+
+
+@dataclass(frozen=True)
+class TapResult:
+    """What became of a tap: saved, a retry of one already saved, or a question to ask first."""
+
+    status: str  # "saved" | "duplicate" | "ask_call" | "held" (a late tap, kept for the host)
+    table_version: int
+    seq: int
+    ask: str = ""  # "bunco" or "mini_bunco" when status is "ask_call"
+    message: str = ""  # what the phone shows, for "held"
+
+
+@transaction.atomic
+def roll_record(
+    *,
+    party_id: int,
+    table_number: int,
+    link_ids=(),
+    session_key: str | None = None,
+    tap_id,
+    dice: tuple | None = None,
+    outcome: str = "",
+    face: int | None = None,
+    called: bool | None,
+    seen: int,
+    round_id: int | None = None,
+    bell_seen: bool | None = None,
+) -> TapResult:
+    """The one tap: record one roll at a table for a session holding `link_ids` (or the
+    database session `session_key`, read here), given its dice or a quick button's `outcome`
+    (and `face` for a mini Bunco where it matters). Both ways in (Django's view and the lean
+    ASGI entry, through parties.taps) call this.
+
+    The party's row is locked first, in a statement of its own; the session's links, the round
+    in play and any roll already saved under this tap id are then read fresh, and the bell and
+    the round's close are decided here, in the same transaction. A retried tap (same tap id) is
+    the same fact, never two.
+
+    `bell_seen` is whether the phone showed the bell when the roll's entry began: a roll
+    entered before the phone heard the bell is played before it (scoring's `before_bell`)
+    while the round is open; one for a round that has closed since is held for the host as a
+    late tap (late_tap_hold), never thrown away. Raises Http404 (no such party),
+    PermissionDenied (these links do not score at that table), or PartyError / StaleTap
+    (refused): nothing changes then."""
+    party_row, reads = tap_sql.lock_and_read(party_id, table_number, tap_id, session_key)
+    if party_row is None:
+        raise Http404("No such party.")
+    if session_key is not None:
+        link_ids = access.session_link_ids(reads.session_data)
+    held = set(link_ids)
+    grant = access.grant_of(
+        None, ((role, number, None) for id_, role, number in reads.links if id_ in held)
+    )
+    if not grant.can_score(table_number):
+        raise PermissionDenied("This link does not give you that at this party.")
+    party = _PartyNow(party_id, party_row.status, party_row.paused_at, party_row.seq)
+    playing = reads.round
+    if reads.earlier is not None:
+        return _retried(party, playing, reads.earlier, table_number)
+    if round_id is not None and (playing is None or round_id != playing.id):
+        late = late_tap_hold(
+            party_id=party_id,
+            round_id=round_id,
+            table_number=table_number,
+            tap_id=tap_id,
+            roll={"dice": list(dice or ()), "outcome": outcome, "face": face, "called": called},
+            seen=seen,
+            bell_seen=bell_seen,
+            entered_by=grant.role_label,
+        )
+        if late is not None:
+            if late.new:  # the host's page shows it at once; a resend changes nothing
+                party_changed(party, "late_tap")
+            return TapResult("held", 0, party.seq, message=late.message)
+    check_playing(party, playing)
+    if round_id is not None and round_id != playing.id:
+        raise PartyError("That roll was entered for a round that has ended; it was not counted.")
+    round_ = _RoundNow(
+        playing.id, playing.version, playing.started_at, playing.target, playing.ends_at
+    )
+    live = _live_state(party_id, round_)
+    now = timezone.now()
+    # A clock that has run out rings the bell before anything else: the roll is judged on the
+    # round with the bell in it, and the bell is saved once the roll is taken or asked about.
+    rung_by = "clock" if clock_ran_out(live, round_.ends_at, now) else None
+    judged_on = live.apply_bell(round_.version + 1) if rung_by else live
+    judged = judge_roll(
+        judged_on,
+        round_.target,
+        table_number,
+        seen=seen,
+        dice=dice,
+        outcome=outcome,
+        face=face,
+        called=called,
+        before_bell=bell_seen is False and judged_on.state.bell,
+    )
+    if rung_by:
+        live = ring(party, round_, live, rung_by, now)
+    if judged.ask:
+        if rung_by:
+            remember_on_commit(live)
+            announce.on_commit_bell(party, round_, rung_by, live)
+        return TapResult("ask_call", judged.version, party.seq, ask=judged.ask)
+    roll_id = tap_sql.insert_roll(
+        {
+            "round_id": round_.id,
+            "table_id": live.table_ids[table_number - 1],
+            "tap_id": tap_id,
+            "entered_by": grant.role_label,
+            "created_at": now,
+            **judged.columns(),
+        }
+    )
+    if roll_id is None:
+        raise PartyError("That tap id belongs to another table.")
+    round_.version += 1  # insert_roll bumped it
+    after = live.apply_roll(
+        table_number,
+        roll_id,
+        judged.fact,
+        round_.version,
+        before_bell=judged.before_bell,
+        entry=judged.entry,
+    )
+    if not after.state.over:
+        remember_on_commit(after)
+    if after.state.bell and not live.state.bell:  # this roll rang it
+        Round.objects.filter(pk=round_.id).update(bell_at=now)
+        seq_bump(party)
+        rung_by = f"table {after.state.bell_table}"
+    if rung_by:  # rung during this tap: every phone hears it, then tables finish
+        announce.on_commit_bell(party, round_, rung_by, after)
+    else:
+        announce.on_commit_tables(party, after, [table_number])
+        if after.state.fuzzy_die != live.state.fuzzy_die:  # every page shows who holds it
+            party_changed(party, "fuzzy_die")
+    if after.state.over:
+        round_ = Round.objects.select_related("bunco_set").get(pk=round_.id)
+        close_round(party, round_, after, after.state.rules, now)
+    return TapResult("saved", after.extras[table_number - 1].version, party.seq)
+
+
+@dataclass(slots=True)
+class _PartyNow:
+    """The party's row as the tap read it under the lock (a model instance costs more to make
+    than the rest of a tap's Python; the writes below need only these)."""
+
+    id: int
+    status: str
+    paused_at: object
+    seq: int
+
+
+@dataclass(slots=True)
+class _RoundNow:
+    """The round in play as the tap read it under the lock."""
+
+    id: int
+    version: int
+    started_at: object
+    target: int
+    ends_at: object
+    bell_at: object = None  # set when this tap rings it
+
+
+def clock_ran_out(live, ends_at, now):
+    """A timed round whose clock has run out with no bell yet: the bell rings first."""
+    rules = live.state.rules
+    return (
+        rules.round_end == "timed"
+        and not live.state.bell
+        and ends_at is not None
+        and (now >= ends_at)
+    )
+
+
+def _retried(party, playing, earlier, table_number):
+    """A tap id already saved: the same fact, answered as it stands now."""
+    if earlier.party_id != party.id or earlier.table_number != table_number:
+        raise PartyError("That tap id belongs to another table.")
+    version = 0  # its round has closed: nothing at that table can change any more
+    if playing is not None and playing.id == earlier.round_id:
+        round_ = _RoundNow(playing.id, playing.version, playing.started_at, None, None)
+        version = _live_state(party.id, round_).extras[table_number - 1].version
+    return TapResult("duplicate", version, party.seq)
+
+
+def _live_state(party_id, round_):
+    """The round's state at the version just read: remembered, or replayed from its rows."""
+    live = state.cached(round_.id, round_.version, round_.started_at)
+    if live is None:  # a restarted server, or another process wrote last
+        rules = Party.objects.only("options").get(pk=party_id).rules
+        live = state.load(Round.objects.select_related("bunco_set").get(pk=round_.id), rules)
+    return live
+
+
+@transaction.atomic
+def roll_undo(
+    *, party: Party, table_number: int, seen: int, by: str, round_id: int | None = None
+) -> int:
+    """Void the table's last live roll (the scorekeeper's undo), in the round in play or, while
+    the next round waits, in the round that just closed (which reopens). `round_id`, when the
+    phone sends it, is the round its page showed. Returns the table's new version."""
+    lock_party(party)
+    round_ = current_round(party) or undoable_closed_round(party)
+    if round_ is None:
+        playing_round(party)  # says why nothing can be undone now
+    if round_.status == Round.Status.PLAYING:
+        round_ = playing_round(party)  # paused, or a party the host ended, undoes nothing
+    if round_id is not None and round_id != round_.id:
+        raise PartyError("That round has moved on; check the table and try again.")
+    rules = party.rules
+    before = state.load(round_, rules)
+    if not 1 <= table_number <= len(before.seating):
+        raise PartyError(f"There is no table {table_number}.")
+    extras = before.extras[table_number - 1]
+    if seen != extras.version:
+        raise StaleTap(extras.version)
+    if not extras.live_rolls:
+        raise PartyError("There is no roll to undo at this table this round.")
+    undone = extras.live_rolls[-1]
+    decide(party, round_, [r for r in state.roll_rows(round_) if r.id != undone], "undo that roll")
+    correction = new_correction(party, round_, Kind.UNDO, by, "undo")
+    Roll.objects.filter(pk=undone).update(voided_by=correction)
+    if round_.status == Round.Status.PLAYING:
+        live = settle_playing(party, round_, correction, [table_number])
+    else:
+        bump_round(round_)
+        live = state.load(round_, rules, written=True)
+        reopen_round(party, round_, live, starting_holder(round_, before.state.fuzzy_die))
+        save_effects(correction, [f"{round_name(round_)} is in play again (table {table_number})"])
+        announce.on_commit_tables(party, live, list(range(1, len(live.seating) + 1)))
+        if live.state.over:
+            close_round(party, round_, live, rules, timezone.now())
+    return live.extras[table_number - 1].version
+
+
+def undoable_closed_round(party):
+    """The closed round a scorekeeper's undo still reaches: the last one closed, while the round
+    after it waits (or it was the night's last, or a break follows it). None otherwise."""
+    last = (
+        Round.objects.select_related("bunco_set")
+        .filter(party=party, status=Round.Status.CLOSED)
+        .order_by("-bunco_set__number", "-number")
+        .first()
+    )
+    if last is None or reopen_refusal(party, last):
+        return None
+    return last
+
+
+@transaction.atomic
+def roll_void(*, party: Party, roll_id: int, by: str, note: str = "") -> Correction:
+    """The host voids any live roll of any round; the round recomputes from the other rolls."""
+    lock_party(party)
+    roll = _live_roll(party, roll_id)
+    round_ = roll.round
+    before = state.load(round_, party.rules)  # read before the change (and kept: it is committed)
+    decide(party, round_, [r for r in state.roll_rows(round_) if r.id != roll.id], "void that roll")
+    correction = new_correction(party, round_, Kind.VOID, by, note or "voided by the host")
+    Roll.objects.filter(pk=roll.id).update(voided_by=correction)
+    settle(party, round_, before, correction, [roll.table.number])
+    return correction
+
+
+@transaction.atomic
+def roll_correct(
+    *,
+    party: Party,
+    roll_id: int,
+    by: str,
+    dice=None,
+    outcome: str = "",
+    face: int | None = None,
+    called: bool = True,
+    note: str = "",
+) -> Correction:
+    """The host re-enters a roll of any round: its dice, or a quick button's outcome (and the
+    mini Bunco's `face`). The round recomputes as if it had been entered so."""
+    lock_party(party)
+    roll = _live_roll(party, roll_id)
+    round_ = roll.round
+    rules = party.rules
+    columns = entry_columns(rules, dice=dice, outcome=outcome, face=face)
+    if {**columns_of(roll), "called": roll.called} == {**columns, "called": called}:
+        raise PartyError("That is what was entered already; nothing was changed.")
+    was = entry_words(roll.outcome, roll.face, roll.dice)
+    now = entry_words(outcome, face, columns_dice(columns))
+    before = state.load(round_, rules)
+    # Decided on the round with the roll entered so, in its place; saved below as voids and
+    # copies, since the replay reads the rolls in id order.
+    rows = [
+        r._replace(**columns, called=called) if r.id == roll.id else r
+        for r in state.roll_rows(round_)
+    ]
+    decide(party, round_, rows, "make that correction")
+    correction = new_correction(
+        party, round_, Kind.CORRECT, by, note or f"table {roll.table.number}: {was} → {now}"
+    )
+    later = list(
+        Roll.objects.filter(round=round_, voided_by__isnull=True, id__gte=roll.id).order_by("id")
+    )
+    Roll.objects.filter(id__in=[r.id for r in later]).update(voided_by=correction)
+    copies = {}
+    for old in later:
+        fresh = {**columns, "called": called} if old.id == roll.id else {}
+        copies[old.id] = enter_again(old, by if fresh else old.entered_by, fresh)
+    bell = RoundBell.objects.filter(round=round_, after_roll_id__gte=roll.id).first()
+    if bell is not None:  # the bell stays after the same roll
+        last_before = max(old_id for old_id in copies if old_id <= bell.after_roll_id)
+        RoundBell.objects.filter(pk=bell.pk).update(after_roll_id=copies[last_before])
+    tables = sorted({r.table.number for r in later})
+    settle(party, round_, before, correction, tables)
+    return correction
+
+
+def _live_roll(party, roll_id):
+    roll = (
+        Roll.objects.select_related("round__bunco_set", "table")
+        .filter(pk=roll_id, round__party=party, voided_by__isnull=True)
+        .first()
+    )
+    if roll is None:
+        raise PartyError("That roll is not a live roll of this party (voided already?).")
+    return roll
