@@ -11,6 +11,7 @@ import pytest
 from bench.proxy import ROUND_ROBIN, STICKY_LINES, spread_config
 from bench.rawhttp import Pool
 from tests.haproxy import CONFIG, haproxy_path
+from tests.loops import run_alone
 
 PRODUCTION = CONFIG.read_text()
 
@@ -69,6 +70,6 @@ def test_a_request_on_a_connection_the_server_closed_while_idle_is_sent_on_a_new
             await server.wait_closed()
         return first, second, pool.resent_on_closed, len(requests)
 
-    first, second, resent, served = asyncio.run(scenario())
+    first, second, resent, served = run_alone(scenario())
     assert first == (200, b"ok") and second == (200, b"ok")
     assert resent == 1 and served == 2

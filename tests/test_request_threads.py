@@ -12,6 +12,7 @@ from django.test import override_settings
 from django.urls import path
 
 from bunco_site.request_threads import ReusedThreadsASGIHandler
+from tests.loops import run_alone
 
 ran_in = []  # (path, thread name) of every view call
 both_in = threading.Barrier(2, timeout=5)
@@ -60,13 +61,8 @@ def handler(settings):
         yield ReusedThreadsASGIHandler()
 
 
-def _run(coroutine):
-    # A loop of the test's own: the browser tests may have left this thread's loop running.
-    return asyncio.new_event_loop().run_until_complete(coroutine)
-
-
 def test_requests_one_after_another_run_in_one_kept_thread(handler):
-    statuses = [_run(_get(handler, "/where/")) for _ in range(3)]
+    statuses = [run_alone(_get(handler, "/where/")) for _ in range(3)]
     assert statuses == [200, 200, 200]
     names = {name for _, name in ran_in}
     assert len(ran_in) == 3 and len(names) == 1, ran_in
@@ -78,16 +74,16 @@ def test_requests_at_the_same_time_run_in_threads_of_their_own(handler):
     async def two():
         return await asyncio.gather(_get(handler, "/together/"), _get(handler, "/together/"))
 
-    assert _run(two()) == [200, 200]  # each waited in its view for the other: two threads
+    assert run_alone(two()) == [200, 200]  # each waited in its view for the other: two threads
     assert len({name for _, name in ran_in}) == 2
     assert handler.executors.started == 2 and len(handler.executors.idle) == 2
-    _run(_get(handler, "/where/"))
+    run_alone(_get(handler, "/where/"))
     assert handler.executors.started == 2  # a later request takes a kept one
 
 
 def test_a_failing_view_gives_its_thread_back(handler):
-    assert _run(_get(handler, "/broken/")) == 500
-    assert _run(_get(handler, "/where/")) == 200
+    assert run_alone(_get(handler, "/broken/")) == 500
+    assert run_alone(_get(handler, "/where/")) == 200
     assert handler.executors.started == 1
 
 
@@ -97,5 +93,5 @@ def test_threads_beyond_those_kept_end(handler):
     async def two():
         return await asyncio.gather(_get(handler, "/together/"), _get(handler, "/together/"))
 
-    assert _run(two()) == [200, 200]
+    assert run_alone(two()) == [200, 200]
     assert len(handler.executors.idle) == 1

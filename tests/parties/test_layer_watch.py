@@ -3,24 +3,11 @@ layer delivers again after losing messages, and only then."""
 
 import asyncio
 import contextlib
-import functools
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from parties.layer_watch import RESYNC, SubscriptionWatch
-
-
-def on_a_loop_of_its_own(scenario):
-    """Run the async scenario on a new event loop in a thread of its own (the test session may
-    hold a loop in the main thread: Playwright's, for the browser tests)."""
-
-    @functools.wraps(scenario)
-    def test(*args, **kwargs):
-        with ThreadPoolExecutor(1) as thread:
-            thread.submit(asyncio.run, scenario(*args, **kwargs)).result()
-
-    return test
+from tests.loops import on_a_loop_of_its_own
 
 
 class FlakyLayer:

@@ -122,9 +122,10 @@ def test_two_deployments_with_their_own_prefixes_on_one_redis_never_hear_each_ot
     one deployment reaches its own listener only. (Redis pub/sub ignores database numbers,
     so without prefixes the other deployment would hear it too.)"""
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
 
     from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from tests.loops import run_alone
 
     suffix = uuid.uuid4().hex[:8]
     (layer_a, cache_a), (layer_b, cache_b) = (
@@ -149,9 +150,7 @@ def test_two_deployments_with_their_own_prefixes_on_one_redis_never_hear_each_ot
             await a.flush()
             await b.flush()
 
-    # On a loop of its own, in a thread: the session may hold Playwright's loop in this one.
-    with ThreadPoolExecutor(1) as thread:
-        got = thread.submit(asyncio.run, exchange()).result()
+    got = run_alone(exchange())
     assert got == {"type": "bell", "from": "staging"}
 
 

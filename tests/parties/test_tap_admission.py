@@ -8,7 +8,6 @@ timing."""
 
 import asyncio
 import contextlib
-import functools
 import subprocess
 import sys
 import threading
@@ -21,6 +20,7 @@ from channels.testing import HttpCommunicator
 
 from bunco_site.asgi import application, django_asgi_app
 from parties import admission, loop_lag, tap_path, taps
+from tests.loops import on_a_loop_of_its_own
 from tests.parties.test_settings import BASE_ENV, ROOT
 from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap
 
@@ -47,17 +47,6 @@ def one_worker_thread():
         executor.shutdown(wait=True)
 
 
-def on_a_loop_of_its_own(test):
-    """The async test run on a loop of its own, in a thread: after the browser tests this
-    thread's loop is Playwright's, on which pytest-asyncio cannot run another (as in
-    tests/parties/test_settings.py)."""
-
-    @functools.wraps(test)
-    def run(*args, **kwargs):
-        with ThreadPoolExecutor(1) as thread:
-            return thread.submit(asyncio.run, test(*args, **kwargs)).result()
-
-    return run
 
 
 def recorder():
