@@ -33,6 +33,7 @@ import uuid
 
 from bench import fixtures
 from bench.tap_cpu import _database_cpu
+from tests.servers import prepare
 
 PLAYERS = 400
 
@@ -46,7 +47,7 @@ def main():
     database = fixtures.create_database()
     try:
         env = fixtures.server_env(database)
-        fixtures.migrate(env)
+        prepare(env, static=False)  # migrations
         fixtures.setup_django(env)
         from bunco_site.server_tuning import gc_policy
 
@@ -56,7 +57,7 @@ def main():
         from django.db import connections
 
         connections.close_all()
-        fixtures.drop_database(database)
+        database.drop()
 
 
 class Room:
