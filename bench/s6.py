@@ -10,9 +10,9 @@ asks for it refetches its page's live region (`GET <page>` with htmx's headers, 
 time, one more if asked meanwhile); when the page it fetched watches other tables (a player who
 moved) it closes its socket and reconnects after the page's back-off (~0.5 s), and refetches on
 reopening, as the page does. A round close's push that carries the page's new seat (for its
-`data-view`) is shown at once, and the rest of the page refetched at a random moment within
-the push's `refetch_within` (a player who moved reconnects then instead, and refetches on
-reopening).
+`data-view`) is shown at once, and the rest of the page refetched at a random moment: after
+the push's `refetch_after`, within its `refetch_within` more (a player who moved reconnects
+then instead, and refetches on reopening).
 
 A close is played as the room plays it: the host starts the round (not in the first, started at
 setup), rings the bell, every table scores a point and 99 of them tap their finishing miss,
@@ -339,8 +339,8 @@ class Phone:
 
     def show_next_seat(self, message, t):
         """The round's close carried this page's new seat: shown at once; the rest of the page
-        is refetched at a random moment within `refetch_within` (a player who moved
-        reconnects instead, and the reopened socket refetches)."""
+        is refetched at a random moment after `refetch_after` and within `refetch_within` more
+        (a player who moved reconnects instead, and the reopened socket refetches)."""
         view = message["views"].get(self.view)
         if view is None or message["seq"] <= self.last_seq:
             return
@@ -349,7 +349,9 @@ class Phone:
         if close is not None:
             close.show(self.index, t)
         self.gen.seats_pushed += 1
-        delay = random.uniform(0, message.get("refetch_within") or 0)
+        delay = (message.get("refetch_after") or 0) + random.uniform(
+            0, message.get("refetch_within") or 0
+        )
         asyncio.get_running_loop().call_later(delay, self.later, view["tables"])
 
     def later(self, tables):

@@ -8,8 +8,9 @@ engine (parties.close_pieces: at 400 players the engine was most of the close's 
 pieces go to the closed round's table groups, those of one table together, since every page
 that shows a table watches that table: one small message per table, each rendered once. A page
 takes the piece named by its `data-view` (player-<id>, table-<n>) and refetches the rest of its
-page a little later, at a moment of its own within `refetch_within` seconds, so that a big
-party's phones do not all ask at once. Pages without a piece (the host's, the TV, the party
+page a little later: not before `refetch_after` seconds, while the close is still going out to
+the rest of the party, then at a moment of its own within `refetch_within` seconds, so that a
+big party's phones do not all ask at once. Pages without a piece (the host's, the TV, the party
 page) refetch on the party-wide message as before.
 """
 
@@ -22,8 +23,20 @@ REFETCH_SPREAD_PER_PLAYER = 0.01
 REFETCH_SPREAD_MAX = 5.0
 
 
+# ... and not in the first seconds after the close, this many per player (1 s for 400): the
+# close's pushes to the rest of the party are still going out, and a page rendered meanwhile
+# holds them up (bench/ S6: a 400-player close with a few refetches inside its window reached
+# its last phone 100-150 ms later than one without).
+REFETCH_AFTER_PER_PLAYER = 0.0025
+REFETCH_AFTER_MAX = 1.0
+
+
 def refetch_spread(players):
     return round(min(REFETCH_SPREAD_MAX, REFETCH_SPREAD_PER_PLAYER * players), 2)
+
+
+def refetch_after(players):
+    return round(min(REFETCH_AFTER_MAX, REFETCH_AFTER_PER_PLAYER * players), 2)
 
 
 def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seats):

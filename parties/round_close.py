@@ -121,7 +121,11 @@ def close_round(party, round_, live, rules, now):
         seats=seats,
     )
     players_here = sum(not p.is_ghost for p in players.values())
-    announce.on_commit_close(party, views, close_push.refetch_spread(players_here))
+    announce.on_commit_close(
+        party, views,
+        refetch_after=close_push.refetch_after(players_here),
+        refetch_within=close_push.refetch_spread(players_here),
+    )
 
 
 def seat_round(round_id, seating, players, tables):

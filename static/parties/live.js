@@ -125,9 +125,10 @@
   // A round closed. Its table's message carries each page that shows the table its new seat
   // (the pieces of the page named by their ids, for this page's data-view), shown at once:
   // hundreds of phones refetching their pages at that moment took seconds (bench/ S6). The
-  // rest of the page (the sheet, the banner) is refetched a little later, at a moment of this
-  // phone's own within `refetch_within` seconds; a player who moved reconnects to watch the
-  // new table then, and the reopened socket refetches.
+  // rest of the page (the sheet, the banner) is refetched a little later: after
+  // `refetch_after` seconds (the close is still going out to the other phones until then), at
+  // a moment of this phone's own within `refetch_within` more; a player who moved reconnects to
+  // watch the new table then, and the reopened socket refetches.
   function showNextSeat(message) {
     const view = message.views[body.dataset.view || ""];
     if (!view) return;  // not for this page (the server sends this page the party-wide one)
@@ -145,7 +146,7 @@
     setTimeout(() => {
       if (tables() !== subscribed) reconnect();
       else resync();
-    }, Math.random() * (message.refetch_within || 0) * 1000);
+    }, ((message.refetch_after || 0) + Math.random() * (message.refetch_within || 0)) * 1000);
   }
 
   // The bell changes every table, and each table's update follows it over the socket: a whole

@@ -244,8 +244,9 @@ class Watcher:
 
     def _show_next_seat(self, message):
         """A round closed: this page's piece of the message (by its data-view) shows where to
-        sit next at once; the rest of the page is refetched at a moment of its own within
-        `refetch_within` seconds. A page without a piece waits for the party-wide message."""
+        sit next at once; the rest of the page is refetched at a moment of its own, after
+        `refetch_after` seconds and within `refetch_within` more. A page without a piece waits
+        for the party-wide message."""
         view = message["views"].get(self.phone.view or "")
         if not view or message["seq"] <= self.last_seq:
             return
@@ -254,7 +255,10 @@ class Watcher:
             self.next_seat = view["html"]
             self.live_tables = view["tables"]
             self.changed.notify_all()
-        self._later(random.random() * (message.get("refetch_within") or 0), self._after_close)
+        delay = (message.get("refetch_after") or 0) + random.random() * (
+            message.get("refetch_within") or 0
+        )
+        self._later(delay, self._after_close)
 
     def _after_close(self):
         if self.live_tables != self.subscribed:
