@@ -33,7 +33,9 @@ class _Executors:
         self.kept_idle = kept_idle
         self.idle = []
         self.started = 0  # executors made so far: what the tests count
-        self._lock = threading.Lock()  # taken from the loop and, at shut-down, other threads
+        # Taken on the event loop only, in a server; a lock all the same, so that a handler
+        # called from several loops (tests run each on a loop of its own) stays consistent.
+        self._lock = threading.Lock()
 
     def take(self):
         with self._lock:

@@ -94,14 +94,11 @@ async def _awaited(coroutine):
     return await coroutine
 
 
-async def send_text(party_id, group, text):
-    """Push `text` to the group; False if the layer failed (the party will be told to
-    resync)."""
-    return await _send_push(party_id, group, {"type": "push", "text": text})
-
-
-async def _send_push(party_id, group, event):
+async def send_text(party_id, group, text, routing=None):
+    """Push `text` to the group (`routing`: what the sockets choose by, parties.consumers);
+    False if the layer failed (the party will be told to resync)."""
     try:
+        event = {"type": "push", "text": text, **(routing or {})}
         await get_channel_layer().group_send(group, event)
     except Exception:  # the write is saved; only this hint is lost
         logger.exception("push to %s failed; its phones will be told to resync", group)
@@ -218,8 +215,9 @@ def _push_tables(party_id, seq, live_round, numbers):
 
 
 async def _send_all(party_id, pushes):
-    for group, text in pushes:
-        if not await send_text(party_id, group, text):
+    """Each push, (group, text) or (group, text, routing), in order."""
+    for group, text, *routing in pushes:
+        if not await send_text(party_id, group, text, *routing):
             return  # the layer is down: one resync covers the rest
 
 
@@ -261,33 +259,39 @@ async def _send_then_wait(party_id, group, text, seconds):
 
 
 def on_commit_close(party, views, *, refetch_after, refetch_within):
-    """A round closed: one party-wide event carries each table's message (the new views of the
-    phones that sat there, parties.close_push) and the party-wide one, and each socket sends its
-    page one of them (parties.consumers): its table's, if its page's view is among the table's
-    views, else the party-wide one, on which the page refetches. One publish, heard once by
-    each process, instead of one a table, each heard by every socket of the table and then the
-    party-wide one by every socket: a 400-player party's close was 101 publishes and about 900
-    deliveries to sockets, for 400 messages sent."""
-    closed = {"type": "round", "seq": party.seq, "what": "closed"}
+    """A round closed: each table group of the closed round gets its phones' new views
+    (parties.close_push), then the party-wide message for every other page. Each socket is
+    sent one of them (parties.consumers): the table's, if its page's view is among the table's
+    views, else the party-wide one, on which the page refetches. The party-wide one is
+    published last, and a process hears one Redis's publishes in order, so a socket has taken
+    its table's message before the party-wide one reaches it; were they to arrive the other
+    way round, the page would refetch and ignore the table's message (its seq is not newer).
+
+    One event to the party carrying every table's message was tried: each socket then
+    deserialises the whole event (channels_redis decodes a group message once per channel),
+    and a 400-player close took twice the server's CPU (docs/performance.md)."""
+    seq = party.seq
+    closed = {"type": "round", "seq": seq, "what": "closed"}
 
     def push():
-        texts, by_view = [], {}
-        for table_views in views.values():
-            if not table_views:
-                continue
-            by_view.update(dict.fromkeys(table_views, len(texts)))
-            texts.append(json.dumps(
-                {**closed, "views": table_views, "refetch_after": refetch_after,
-                 "refetch_within": refetch_within},
-                separators=(",", ":"),
-            ))
-        event = {
-            "type": "round.closed",
-            "texts": texts,
-            "by_view": by_view,
-            "text": json.dumps(closed, separators=(",", ":")),
-        }
-        _run(_send_push(party.id, party_group(party.id), event))
+        pushes = [
+            (
+                table_group(party.id, number),
+                json.dumps(
+                    {**closed, "views": table_views, "refetch_after": refetch_after,
+                     "refetch_within": refetch_within},
+                    separators=(",", ":"),
+                ),
+                {"views": list(table_views), "shows_close": seq},
+            )
+            for number, table_views in views.items()
+            if table_views
+        ]
+        pushes.append(
+            (party_group(party.id), json.dumps(closed, separators=(",", ":")),
+             {"unless_shown": seq})
+        )
+        _run(_send_all(party.id, pushes))
 
     transaction.on_commit(push)
 

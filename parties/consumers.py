@@ -115,6 +115,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         self.party_id = party_id
         self.view = self._view()
+        self.close_shown = None  # the seq of the last round close whose view this page took
         self.link_ids = frozenset(self.scope["session"].get(access.SESSION_LINKS, []))
         self.groups = [party_group(party_id)] + [
             table_group(party_id, n) for n in self._tables(table_count)
@@ -170,14 +171,16 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self.send(text_data="pong")
 
     async def push(self, event):
+        """Sent as is, but at a round close, where each page is sent one message (the
+        announcement's `routing`): its table's, which carries the page its new seat, if its view
+        is among the table's views; else the party-wide one, on which it refetches."""
+        if "views" in event:
+            if self.view not in event["views"]:
+                return
+            self.close_shown = event["shows_close"]
+        elif "unless_shown" in event and event["unless_shown"] == self.close_shown:
+            return
         await self.send(text_data=event["text"])
-
-    async def round_closed(self, event):
-        """A round closed (parties.announce.on_commit_close): this page is sent its table's
-        message, which carries its new seat, if its view is among that table's views; else the
-        party-wide one, on which it refetches."""
-        table = event["by_view"].get(self.view)
-        await self.send(text_data=event["text"] if table is None else event["texts"][table])
 
     async def links_revoked(self, event):
         """Links of this party were revoked: a socket let in by one of them closes unless the

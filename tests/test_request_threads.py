@@ -4,6 +4,7 @@ is used again by a later request instead of a new one started for each."""
 
 import asyncio
 import threading
+import time
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
@@ -15,6 +16,7 @@ from bunco_site.request_threads import ReusedThreadsASGIHandler
 from tests.loops import run_alone
 
 ran_in = []  # (path, thread name) of every view call
+threads_in = []  # the thread of every view call
 both_in = threading.Barrier(2, timeout=5)
 
 
@@ -25,6 +27,7 @@ def where(request):
 
 def together(request):
     ran_in.append((request.path, threading.current_thread().name))
+    threads_in.append(threading.current_thread())
     both_in.wait()  # returns only once a second request is in the view at the same time
     return HttpResponse("ok")
 
@@ -56,6 +59,7 @@ def handler(settings):
     settings.ALLOWED_HOSTS = ["testserver"]
     settings.DEBUG_PROPAGATE_EXCEPTIONS = False
     ran_in.clear()
+    threads_in.clear()
     both_in.reset()
     with override_settings(ROOT_URLCONF=__name__):
         yield ReusedThreadsASGIHandler()
@@ -95,3 +99,8 @@ def test_threads_beyond_those_kept_end(handler):
 
     assert run_alone(two()) == [200, 200]
     assert len(handler.executors.idle) == 1
+    # The executor not kept was shut down: its thread ends; the kept one's stays for later.
+    deadline = time.monotonic() + 5
+    while sum(t.is_alive() for t in threads_in) > 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(set(threads_in)) == 2 and sum(t.is_alive() for t in threads_in) == 1

@@ -309,18 +309,13 @@ def pushes(monkeypatch):
 
     class Sent(list):
         cached = []
-        events = []  # (group, event) as sent to the layer
 
     sent = Sent()
 
     class Recorder:
         async def group_send(self, group, message):
-            sent.events.append((group, message))
-            # A round close's one event carries each table's message, then the party-wide one.
-            texts = [*message.get("texts", ()), message["text"]]
-            for text in texts:
-                sent.append((group, json.loads(text)))
-                sent.cached.append({rid: known.version for rid, known in state._cache.items()})
+            sent.append((group, json.loads(message["text"])))
+            sent.cached.append({rid: known.version for rid, known in state._cache.items()})
 
     monkeypatch.setattr(announce, "get_channel_layer", Recorder)
     return sent
