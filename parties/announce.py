@@ -269,7 +269,7 @@ def on_commit_close(party, views, *, refetch_after, refetch_within):
 
     One event to the party carrying every table's message was tried: each socket then
     deserialises the whole event (channels_redis decodes a group message once per channel),
-    and a 400-player close took twice the server's CPU (docs/performance.md)."""
+    and a 400-player close took more of the server's CPU, not less (docs/performance.md)."""
     seq = party.seq
     closed = {"type": "round", "seq": seq, "what": "closed"}
 

@@ -25,8 +25,8 @@ REFETCH_SPREAD_MAX = 5.0
 
 # ... and not in the first seconds after the close, this many per player (1 s for 400): the
 # close's pushes to the rest of the party are still going out, and a page rendered meanwhile
-# holds them up (bench/ S6: a 400-player close with a few refetches inside its window reached
-# its last phone 100-150 ms later than one without).
+# holds them up (bench/ S6: the slowest 400-player closes were those with a few refetches
+# inside their window; docs/performance.md has the figures).
 REFETCH_AFTER_PER_PLAYER = 0.0025
 REFETCH_AFTER_MAX = 1.0
 
