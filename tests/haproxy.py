@@ -141,6 +141,9 @@ def log_routes(text):
     return [m.groupdict() for line in text.splitlines() if (m := LOG_LINE.search(line))]
 
 
-# deploy/haproxy.cfg's log-format: "%ci %ft %b/%s %ST %HM party=... route=... timers flags"
+# deploy/haproxy.cfg's log-format: "%ci %ft %b/%s %ST %HM party=... route=... timers flags";
+# the flags are HAProxy's termination state (`flags[1] == "C"`: it ended while the proxy was
+# still connecting to a process, so no process saw the request).
 LOG_LINE = re.compile(r"^(?P<client>\S+) \S+ daphnes/(?P<server>\S+) (?P<status>-?\d+) "
-                      r"(?P<method>\S+) party=(?P<party>\S*) route=(?P<route>\S*) ")
+                      r"(?P<method>\S+) party=(?P<party>\S*) route=(?P<route>\S*) "
+                      r"(?P<timers>\S+) (?P<flags>\S+)")

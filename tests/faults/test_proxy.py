@@ -318,9 +318,17 @@ def test_a_rolling_restart_during_a_round_loses_nothing_and_closes_sockets_with_
             sockets_open(pages)
 
         assert_every_tap_accounted_for(pg, party, keepers, host, taps)
-        assert all(s == 200 for k in keepers for s in k.statuses), (
+        # Every tap a process started, it answered: the phones saw 200s, and at most the
+        # proxy's own 503s, for taps that never reached a process (for a moment mid-restart,
+        # none it could connect to: flags "SC"); the phone sent those again, and every tap is
+        # accounted for above. A process's own error, or a tap cut off in flight, fails here.
+        answers = [s for k in keepers for s in k.statuses]
+        errors = [r for r in proxy.routes() if r["method"] == "POST" and int(r["status"]) >= 500]
+        never_reached = [r for r in errors if r["status"] == "503" and r["flags"][:2] == "SC"]
+        assert set(answers) <= {200, 503} and errors == never_reached, (
             "the graceful stop answered every tap it had started",
-            [k.statuses for k in keepers])
+            [k.statuses for k in keepers], errors)
+        assert answers.count(503) <= len(never_reached), (answers, errors)
         shots(keepers[1].page, "after-the-restarts")
         keepers[0].bunco()
         for page in pages:
