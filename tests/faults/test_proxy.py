@@ -239,12 +239,18 @@ def test_killing_the_partys_process_mid_round_loses_no_tap_and_doubles_none(
 
         taps = {1: 4, 2: 4, 3: 4}
         assert_every_tap_accounted_for(pg, party, keepers, host, taps)
-        # Each tap held in the dead process was answered once by the other: resent by the
-        # browser (its kept-alive connection closed with no answer) or, after a 502, by the
-        # phone's outbox; either way with its tap id, so it counts once.
-        assert sum(r["method"] == "POST" for r in proxy.routes()[log_mark:]) == 6
+        # Each tap held in the dead process was answered by the other: resent by the browser
+        # (its kept-alive connection closed with no answer) or, after a 502, by the phone's
+        # outbox; either way with its tap id, so it counts once (above). The six taps since the
+        # kill were answered 200 by the other process. A tap may have taken one more line: one
+        # that reached no process (the proxy's 503 while it found none to connect to: flags
+        # SC), or a second answer from the other process to a phone that sent it again.
         after = proxy.routes()[log_mark:]  # (the killed sockets' lines too: logged as they end)
-        assert {r["server"] for r in after if r["route"] == "page"} == {other}, after
+        never_reached = [r for r in after if r["flags"][:2] == "SC"]
+        posts = [r for r in after if r["method"] == "POST" and r not in never_reached]
+        assert len(posts) >= 6 and all(r["status"] == "200" for r in posts), posts
+        assert {r["server"] for r in after if r["route"] == "page" and r not in never_reached} == (
+            {other}), after
         shots(keepers[0].page, "after-the-kill")
 
         # The head table's Bunco rings the bell; every table finishes its turn; the round
