@@ -15,17 +15,34 @@ kept one is busy) and gives it back at its end: the same guarantee Django asks f
 sync calls in one thread, one at a time), as a WSGI server's worker threads give it. A request
 whose view outlives it (the client went away mid-view) gives back an executor still running
 that view; the next request there starts once it has finished.
+
+At most `REQUESTS_AT_ONCE` requests (settings, `BUNCO_REQUESTS_AT_ONCE`) are in Django at once;
+the others wait their turn, in order of arrival, holding no thread and no database connection.
+A request holds a pooled connection from its first query to its end, and renders share one
+interpreter: when hundreds of pages came at once (a big party's phones after its round
+closes), each took seconds, the pool's connections were all held by pages that were still
+rendering, and pages waiting for a connection got 500 after the pool's 10 s. Sockets'
+handshakes, which read through the same pool, were dropped meanwhile (bench/ S6 on a slow
+machine, docs/performance.md). Queued instead, a page waits only for those ahead of it.
 """
 
+import asyncio
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 import django
 from asgiref.sync import ThreadSensitiveContext
+from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 
 # Executors kept idle at most; more are shut down once done (a burst's extra threads).
 KEPT_IDLE = 64
+
+# Paths that do not wait their turn: the proxy's health check (deploy/haproxy.cfg) gives a
+# process a second to answer, and a process busy with a queue of pages is slow, not down: marked
+# down, its parties would move to another process in the middle of their round.
+UNQUEUED_PATHS = frozenset({"/healthz"})
 
 
 class _Executors:
@@ -53,16 +70,42 @@ class _Executors:
         executor.shutdown(wait=False)  # its thread ends once its last call has returned
 
 
+class _Turns:
+    """At most `size` holders at once on each event loop; the others wait, first come first
+    served (asyncio's semaphore), on the loop they run on."""
+
+    def __init__(self, size):
+        self.size = size
+        self._by_loop = weakref.WeakKeyDictionary()  # loop -> its semaphore
+
+    def __call__(self):
+        loop = asyncio.get_running_loop()
+        semaphore = self._by_loop.get(loop)
+        if semaphore is None:
+            semaphore = self._by_loop[loop] = asyncio.Semaphore(self.size)
+        return semaphore
+
+
 class ReusedThreadsASGIHandler(ASGIHandler):
-    """Django's ASGIHandler; its requests' sync code runs in kept threads."""
+    """Django's ASGIHandler; its requests' sync code runs in kept threads, a few requests at
+    a time."""
 
     def __init__(self):
         super().__init__()
         self.executors = _Executors()
+        self.turns = _Turns(settings.REQUESTS_AT_ONCE)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        # daphne hands a request over once its whole body has arrived, and takes the answer
+        # into its buffers without waiting for the client: a turn is not held by a slow phone.
+        if scope["path"] in UNQUEUED_PATHS:
+            return await self._handle_in_kept_thread(scope, receive, send)
+        async with self.turns():
+            await self._handle_in_kept_thread(scope, receive, send)
+
+    async def _handle_in_kept_thread(self, scope, receive, send):
         executor = self.executors.take()
         try:
             async with ThreadSensitiveContext(executor=executor):

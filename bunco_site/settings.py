@@ -298,6 +298,18 @@ PARTY_CODE_FAILURE_WINDOW = 600
 PARTY_CREATE_MAX_PER_ADDRESS = int(os.environ.get("PARTY_CREATE_MAX_PER_ADDRESS", "20"))
 PARTY_CREATE_WINDOW = 60 * 60
 
+# Requests in Django at once, in each server process (bunco_site/request_threads.py); the
+# others wait their turn. Taps have their own bound (TAP_WAIT) and sockets their own threads.
+try:
+    REQUESTS_AT_ONCE = int(os.environ.get("BUNCO_REQUESTS_AT_ONCE", "4"))
+    if not 1 <= REQUESTS_AT_ONCE <= 256:
+        raise ValueError
+except ValueError:
+    raise ImproperlyConfigured(
+        f"BUNCO_REQUESTS_AT_ONCE={os.environ.get('BUNCO_REQUESTS_AT_ONCE')!r}: say a whole "
+        "number from 1 to 256."
+    ) from None
+
 # Admission control for the scorekeeper's tap (parties/admission.py, docs/deploy.md): a tap
 # not started within BUNCO_TAP_WAIT seconds of its arrival (its party's turn and a worker thread
 # both had) is answered 503 with Retry-After, and the phone's outbox sends it again. Past the

@@ -1,8 +1,11 @@
 """The ASGI handler keeps the threads its requests' sync code runs in (bunco_site.request_threads):
 each request runs in one thread, requests at the same time in different threads, and a thread
-is used again by a later request instead of a new one started for each."""
+is used again by a later request instead of a new one started for each. At most
+REQUESTS_AT_ONCE requests are in Django at once; the others wait their turn."""
 
 import asyncio
+import subprocess
+import sys
 import threading
 import time
 
@@ -14,6 +17,7 @@ from django.urls import path
 
 from bunco_site.request_threads import ReusedThreadsASGIHandler
 from tests.loops import run_alone
+from tests.parties.test_settings import BASE_ENV, ROOT
 
 ran_in = []  # (path, thread name) of every view call
 threads_in = []  # the thread of every view call
@@ -36,7 +40,20 @@ def broken(request):
     raise RuntimeError("a view that fails")
 
 
-urlpatterns = [path("where/", where), path("together/", together), path("broken/", broken)]
+held_in = []  # the path of every call of `held`, as it starts
+let_go = threading.Event()
+
+
+def held(request, n):
+    held_in.append(request.path)
+    let_go.wait(5)
+    return HttpResponse("ok")
+
+
+urlpatterns = [
+    path("where/", where), path("together/", together), path("broken/", broken),
+    path("held/<int:n>/", held), path("healthz", where),
+]
 
 
 async def _get(handler, url):
@@ -61,8 +78,24 @@ def handler(settings):
     ran_in.clear()
     threads_in.clear()
     both_in.reset()
+    held_in.clear()
+    let_go.clear()
     with override_settings(ROOT_URLCONF=__name__):
         yield ReusedThreadsASGIHandler()
+    let_go.set()  # a test that failed midway lets its held views end
+
+
+@pytest.fixture
+def two_at_once(settings, handler):
+    settings.REQUESTS_AT_ONCE = 2
+    return ReusedThreadsASGIHandler()
+
+
+async def until(condition, seconds=5):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.005)
 
 
 def test_requests_one_after_another_run_in_one_kept_thread(handler):
@@ -104,3 +137,61 @@ def test_threads_beyond_those_kept_end(handler):
     while sum(t.is_alive() for t in threads_in) > 1 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert len(set(threads_in)) == 2 and sum(t.is_alive() for t in threads_in) == 1
+
+
+def test_requests_beyond_those_at_once_wait_their_turn_then_are_served(two_at_once):
+    async def five():
+        requests = [asyncio.create_task(_get(two_at_once, f"/held/{n}/")) for n in range(5)]
+        await until(lambda: len(held_in) == 2)
+        await asyncio.sleep(0.3)  # time enough for a third to start, were it let in
+        assert sorted(held_in) == ["/held/0/", "/held/1/"]  # first come, first served
+        let_go.set()
+        return await asyncio.gather(*requests)
+
+    assert run_alone(five()) == [200] * 5
+    assert len(held_in) == 5
+    # Waiting for a turn holds no thread: two at once never needed a third.
+    assert two_at_once.executors.started == 2
+
+
+def test_a_failing_view_gives_its_turn_back(settings, handler):
+    settings.REQUESTS_AT_ONCE = 1
+    one_at_once = ReusedThreadsASGIHandler()
+
+    async def both():
+        return [await _get(one_at_once, "/broken/"), await _get(one_at_once, "/where/")]
+
+    assert run_alone(both()) == [500, 200]
+
+
+def test_the_health_check_does_not_wait_behind_pages(two_at_once):
+    async def check_while_held():
+        requests = [asyncio.create_task(_get(two_at_once, f"/held/{n}/")) for n in range(3)]
+        await until(lambda: len(held_in) == 2)
+        status = await asyncio.wait_for(_get(two_at_once, "/healthz"), 2)
+        assert len(held_in) == 2  # the pages still hold both turns, the third waits
+        let_go.set()
+        return [status, *await asyncio.gather(*requests)]
+
+    assert run_alone(check_while_held()) == [200] * 4
+
+
+def settings_in_a_new_process(**env):
+    code = "import django; django.setup(); from django.conf import settings as s; "
+    code += "print(s.REQUESTS_AT_ONCE)"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**BASE_ENV, "DJANGO_SETTINGS_MODULE": "bunco_site.settings", **env},
+    )
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "257", "many", "2.5"])
+def test_the_settings_refuse_requests_at_once_that_admit_none_or_are_not_a_count(value):
+    result = settings_in_a_new_process(BUNCO_REQUESTS_AT_ONCE=value)
+    assert result.returncode != 0
+    assert "BUNCO_REQUESTS_AT_ONCE" in result.stderr
+
+
+def test_by_default_four_requests_are_in_django_at_once():
+    assert settings_in_a_new_process().stdout.split() == ["4"]
+    assert settings_in_a_new_process(BUNCO_REQUESTS_AT_ONCE="8").stdout.split() == ["8"]
