@@ -32,6 +32,19 @@ def env_flag(name, default):
         ) from None
 
 
+def env_number(name, default, convert, low, high, what):
+    """A number setting from `low` to `high`, `convert`ed from its text (int, float). Anything
+    else stops the start and says what is wanted (`what`: "a whole number")."""
+    value = os.environ.get(name)
+    try:
+        number = convert(default if value is None else value)
+        if not low <= number <= high:
+            raise ValueError
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: say {what} from {low} to {high}.") from None
+    return number
+
+
 def env_list(name):
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
 
@@ -300,26 +313,10 @@ PARTY_CREATE_WINDOW = 60 * 60
 
 # Requests in Django at once, in each server process (bunco_site/request_threads.py); the
 # others wait their turn. Taps have their own bound (TAP_WAIT) and sockets their own threads.
-try:
-    REQUESTS_AT_ONCE = int(os.environ.get("BUNCO_REQUESTS_AT_ONCE", "4"))
-    if not 1 <= REQUESTS_AT_ONCE <= 256:
-        raise ValueError
-except ValueError:
-    raise ImproperlyConfigured(
-        f"BUNCO_REQUESTS_AT_ONCE={os.environ.get('BUNCO_REQUESTS_AT_ONCE')!r}: say a whole "
-        "number from 1 to 256."
-    ) from None
+REQUESTS_AT_ONCE = env_number("BUNCO_REQUESTS_AT_ONCE", "4", int, 1, 256, "a whole number")
 
 # Admission control for the scorekeeper's tap (parties/admission.py, docs/deploy.md): a tap
 # not started within BUNCO_TAP_WAIT seconds of its arrival (its party's turn and a worker thread
 # both had) is answered 503 with Retry-After, and the phone's outbox sends it again. Past the
 # server's capacity this bounds the wait, instead of every tap queueing behind the backlog.
-try:
-    TAP_WAIT = float(os.environ.get("BUNCO_TAP_WAIT", "0.3"))
-    if not 0.01 <= TAP_WAIT <= 60:
-        raise ValueError
-except ValueError:
-    raise ImproperlyConfigured(
-        f"BUNCO_TAP_WAIT={os.environ.get('BUNCO_TAP_WAIT')!r}: say a number of seconds from "
-        "0.01 to 60."
-    ) from None
+TAP_WAIT = env_number("BUNCO_TAP_WAIT", "0.3", float, 0.01, 60, "a number of seconds")

@@ -4,8 +4,6 @@ is used again by a later request instead of a new one started for each. At most
 REQUESTS_AT_ONCE requests are in Django at once; the others wait their turn."""
 
 import asyncio
-import subprocess
-import sys
 import threading
 import time
 
@@ -17,7 +15,7 @@ from django.urls import path
 
 from bunco_site.request_threads import ReusedThreadsASGIHandler
 from tests.loops import run_alone
-from tests.parties.test_settings import BASE_ENV, ROOT
+from tests.parties.test_settings import setting_in_a_new_process
 
 ran_in = []  # (path, thread name) of every view call
 threads_in = []  # the thread of every view call
@@ -176,22 +174,13 @@ def test_the_health_check_does_not_wait_behind_pages(two_at_once):
     assert run_alone(check_while_held()) == [200] * 4
 
 
-def settings_in_a_new_process(**env):
-    code = "import django; django.setup(); from django.conf import settings as s; "
-    code += "print(s.REQUESTS_AT_ONCE)"
-    return subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
-        env={**BASE_ENV, "DJANGO_SETTINGS_MODULE": "bunco_site.settings", **env},
-    )
-
-
 @pytest.mark.parametrize("value", ["0", "-2", "257", "many", "2.5"])
 def test_the_settings_refuse_requests_at_once_that_admit_none_or_are_not_a_count(value):
-    result = settings_in_a_new_process(BUNCO_REQUESTS_AT_ONCE=value)
+    result = setting_in_a_new_process("REQUESTS_AT_ONCE", BUNCO_REQUESTS_AT_ONCE=value)
     assert result.returncode != 0
     assert "BUNCO_REQUESTS_AT_ONCE" in result.stderr
 
 
 def test_by_default_four_requests_are_in_django_at_once():
-    assert settings_in_a_new_process().stdout.split() == ["4"]
-    assert settings_in_a_new_process(BUNCO_REQUESTS_AT_ONCE="8").stdout.split() == ["8"]
+    assert setting_in_a_new_process("REQUESTS_AT_ONCE").stdout.split() == ["4"]
+    assert setting_in_a_new_process("REQUESTS_AT_ONCE", BUNCO_REQUESTS_AT_ONCE="8").stdout.split() == ["8"]

@@ -24,6 +24,15 @@ def manage(*args, **env):
     )
 
 
+def setting_in_a_new_process(name, **env):
+    """The run of a new process that prints the setting `name` with `env` added."""
+    code = f"import django; django.setup(); from django.conf import settings as s; print(s.{name})"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**BASE_ENV, "DJANGO_SETTINGS_MODULE": "bunco_site.settings", **env},
+    )
+
+
 def test_production_mode_refuses_to_start_without_a_secret_and_hosts():
     result = manage("check", DJANGO_DEBUG="0")
     assert result.returncode != 0

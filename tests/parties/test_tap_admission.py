@@ -8,8 +8,6 @@ timing."""
 
 import asyncio
 import contextlib
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +19,7 @@ from channels.testing import HttpCommunicator
 from bunco_site.asgi import application, django_asgi_app
 from parties import admission, loop_lag, tap_path, taps
 from tests.loops import on_a_loop_of_its_own
-from tests.parties.test_settings import BASE_ENV, ROOT
+from tests.parties.test_settings import setting_in_a_new_process
 from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap
 
 
@@ -169,24 +167,16 @@ async def test_a_busy_form_post_without_javascript_goes_back_to_the_table_page_u
     assert await rolls_at(party, 2) == []
 
 
-def settings_in_a_new_process(**env):
-    code = "import django; django.setup(); from django.conf import settings as s; print(s.TAP_WAIT)"
-    return subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
-        env={**BASE_ENV, "DJANGO_SETTINGS_MODULE": "bunco_site.settings", **env},
-    )
-
-
 @pytest.mark.parametrize("wait", ["0", "-1", "61", "soon"])
 def test_the_settings_refuse_a_wait_that_admits_nothing_or_is_not_one(wait):
-    result = settings_in_a_new_process(BUNCO_TAP_WAIT=wait)
+    result = setting_in_a_new_process("TAP_WAIT", BUNCO_TAP_WAIT=wait)
     assert result.returncode != 0
     assert "BUNCO_TAP_WAIT" in result.stderr
 
 
 def test_by_default_a_tap_waits_at_most_300_ms_to_start():
-    assert settings_in_a_new_process().stdout.split() == ["0.3"]
-    assert settings_in_a_new_process(BUNCO_TAP_WAIT="1.5").stdout.split() == ["1.5"]
+    assert setting_in_a_new_process("TAP_WAIT").stdout.split() == ["0.3"]
+    assert setting_in_a_new_process("TAP_WAIT", BUNCO_TAP_WAIT="1.5").stdout.split() == ["1.5"]
 
 
 async def until_the_loop_keeps_up(wait):
