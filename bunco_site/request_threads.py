@@ -19,11 +19,11 @@ that view; the next request there starts once it has finished.
 At most `REQUESTS_AT_ONCE` requests (settings, `BUNCO_REQUESTS_AT_ONCE`) are in Django at once;
 the others wait their turn, in order of arrival, holding no thread and no database connection.
 A request holds a pooled connection from its first query to its end, and renders share one
-interpreter: when hundreds of pages came at once (a big party's phones after its round
-closes), each took seconds, the pool's connections were all held by pages that were still
-rendering, and pages waiting for a connection got 500 after the pool's 10 s. Sockets'
-handshakes, which read through the same pool, were dropped meanwhile (bench/ S6 on a slow
-machine, docs/performance.md). Queued instead, a page waits only for those ahead of it.
+interpreter. When hundreds of pages came at once (a big party's phones after its round
+closes) on a slow machine, pages got 500 after waiting the pool's 10 s for a connection, and
+sockets' handshakes, which read through the same pool, were dropped (bench/ S6,
+docs/performance.md): the connections held, as we read it, by pages that all started at once
+and each took seconds to render. Queued instead, a page waits only for those ahead of it.
 """
 
 import asyncio
