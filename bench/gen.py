@@ -18,6 +18,7 @@ import sys
 import time
 import uuid
 from collections import Counter, defaultdict, deque
+from urllib.parse import parse_qsl, quote
 
 from websockets.asyncio.client import connect
 
@@ -25,6 +26,8 @@ from bench.rawhttp import Pool
 
 now = time.monotonic
 HEARTBEAT_S = 15.0  # as the page's heartbeat
+MAX_AT_ONCE = 10  # taps of a table in one request, as the page's outbox sends them
+BUSY_CAP_S = 4.0  # the page's longest wait after busy answers in a row (before its jitter)
 WINDOW_S = 5  # the phase's latency is also reported per slice of this many seconds (recovery)
 
 
@@ -63,6 +66,7 @@ class Phase:
         self.bell_expected = 0
         self.duration = spec["duration"]
         self.busy = 0  # busy answers (503), each attempt
+        self.sent_together = 0  # taps answered in a request that carried more than one
         self.retried = 0  # taps that had one or more
 
 
@@ -140,20 +144,17 @@ class Generator:
                     if version <= seen[table]:
                         self.extra += 1  # the same version again (the bell re-sends tables)
                         continue
+                    # A table's update shows every tap up to its version: the taps an outbox
+                    # sent together (one request, one update) are each delivered by it.
+                    shown = range(max(seen[table] + 1, version - MAX_AT_ONCE + 1), version + 1)
                     seen[table] = version
-                    hit = self.sent.get((pid, table, version))
-                    if hit is None:
+                    hits = [self.sent.get((pid, table, v)) for v in shown]
+                    if hits[-1] is None:
                         self.unmatched += 1
                         continue
-                    sched, phase = hit
-                    if phase.measure:
-                        phase.delivered += 1
-                        phase.latencies.append(t - sched)
-                        second = int(sched)
-                        phase.worst_by_second[second] = max(
-                            phase.worst_by_second[second], t - sched
-                        )
-                        phase.by_window[int((sched - phase.start) // WINDOW_S)].append(t - sched)
+                    for hit in hits:
+                        if hit is not None:
+                            self.delivered(hit, t)
                 elif kind == "bell":
                     log = self.bell_log[pid]
                     if bells < len(log):
@@ -167,6 +168,16 @@ class Generator:
                 self.errors[f"phone: {type(error).__name__}"] += 1
         if not self.stopping:
             self.closed_early += 1
+
+    def delivered(self, hit, t):
+        sched, phase = hit
+        if not phase.measure:
+            return
+        phase.delivered += 1
+        phase.latencies.append(t - sched)
+        second = int(sched)
+        phase.worst_by_second[second] = max(phase.worst_by_second[second], t - sched)
+        phase.by_window[int((sched - phase.start) // WINDOW_S)].append(t - sched)
 
     async def heartbeat(self, ws):
         """The page's heartbeat (static/parties/live.js): "ping" every 15 s, the server says
@@ -182,12 +193,13 @@ class Generator:
 
     # --- taps and bells ----------------------------------------------------------------------
     async def tap(self, party, table, sched, phase):
-        """A tap as the page's outbox sends it (static/parties/table.js): one of a table at a
-        time, in order. Sent at its scheduled time unless an earlier tap of its table is still
-        unanswered; then it waits behind that one. A tap the server turns away (503) or that
-        fails on the network is sent again, same tap id, after Retry-After (1 s for a failure)
-        doubled per failure in a row (up to 8 s) and stretched by up to as much again at
-        random, until the server takes it."""
+        """A tap as the page's outbox sends it (static/parties/table.js): a table's taps in
+        order, one request at a time. Sent at its scheduled time unless an earlier tap of its
+        table is still unanswered; then it waits behind that one, and the taps waiting go
+        together in the next request (at most MAX_AT_ONCE). A request the server turns away
+        (503) or that fails on the network is sent again, same tap ids, after Retry-After (1 s
+        for a failure) doubled per failure in a row (up to BUSY_CAP_S) and stretched by up to
+        as much again at random, until the server takes it."""
         pid = party["id"]
         key = (pid, table)
         seen = self.versions[key]
@@ -204,20 +216,23 @@ class Generator:
         queue = self.held[key] = deque([item])
         in_a_row = 0
         while queue:
-            retry = await self.send_tap(party, table, queue[0])
-            if retry is None:
-                queue.popleft()
+            batch = list(queue)[:MAX_AT_ONCE]
+            retry = await self.send_tap(party, table, batch)
+            if isinstance(retry, int):  # answered: this many were taken
+                for _ in range(retry):
+                    queue.popleft()
                 in_a_row = 0
                 continue
-            wait = min(max(retry, 0.5) * 2 ** min(in_a_row, 3), 8)
+            wait = min(max(retry, 0.5) * 2 ** min(in_a_row, 3), BUSY_CAP_S)
             in_a_row += 1
             await asyncio.sleep(wait * random.uniform(1, 2))
         del self.held[key]
 
-    async def send_tap(self, party, table, item):
-        """Send one tap once: None once answered; else the seconds to wait before sending it
-        again (the Retry-After of a busy answer, 1 after a network failure, as the page)."""
-        body, sched, phase = item
+    async def send_tap(self, party, table, batch):
+        """Send a table's waiting taps once, in one request as the page does: the number the
+        server answered (taken, or refused and resynced); else the seconds to wait before
+        sending them again (the Retry-After of a busy answer, 1.0 after a network failure)."""
+        (body, sched, phase), behind = batch[0], batch[1:]
         pid = party["id"]
         headers = {
             "Cookie": party["table_cookies"][str(table)],
@@ -226,36 +241,44 @@ class Generator:
             "Accept": "application/json",
             "Content-Type": "application/x-www-form-urlencoded",
         }
+        if behind:
+            more = json.dumps([dict(parse_qsl(b.decode())) for b, _s, _p in behind])
+            body += b"&more=" + quote(more).encode()
         sent = now()
-        first = body not in self.busy_taps
+        first = batch[0][0] not in self.busy_taps  # its first sending
         try:
             status, data, answer_headers = await self.pool.request(
                 "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body, with_headers=True
             )
         except Exception as error:  # the page's outbox goes "offline" and sends it again
             phase.statuses[f"error {type(error).__name__} (sent again)"] += 1
-            self.busy_taps.add(body)
+            self.busy_taps.update(b for b, _s, _p in batch)
             return 1.0
         done = now()
         try:
             answer = json.loads(data)
         except ValueError:
             answer = {"status": f"http {status}"}
-        result = answer.get("status", f"http {status}")
         if first and phase.measure:  # how late the generator fired it (not a resend's wait)
             phase.lag.append(sent - sched)
-        if status == 503 and result == "busy":
+        if status == 503 and answer.get("status") == "busy":
             phase.busy += 1
-            self.busy_taps.add(body)
+            self.busy_taps.update(b for b, _s, _p in batch)
             phase.retried += first
             return float(answer_headers.get("retry-after") or 1)
-        if phase.measure:
-            phase.statuses[result] += 1
-            phase.http.append(done - sched)
-            phase.served.append(done - sent)
-        if result == "stale":  # resync like a phone does: the next tap uses the true version
-            self.versions[(pid, table)] = answer["version"]
-        return None
+        answers = [answer, *answer.get("more", [])]
+        # the answers stop at the first tap the server did not simply take
+        for one, (_b, one_sched, one_phase) in zip(answers, batch, strict=False):
+            result = one.get("status", f"http {status}")
+            if one_phase.measure:
+                one_phase.statuses[result] += 1
+                one_phase.http.append(done - one_sched)
+                one_phase.served.append(done - sent)
+            if result == "stale":  # resync like a phone does: the next tap uses the true version
+                self.versions[(pid, table)] = one["version"]
+        if len(batch) > 1 and phase.measure:
+            phase.sent_together += len(answers)
+        return len(answers)
 
     async def ring(self, party, sched, phase):
         pid = party["id"]
@@ -386,6 +409,7 @@ class Generator:
                 "tap_status": dict(phase.statuses),
                 "busy_answers": phase.busy,
                 "taps_sent_again": phase.retried,
+                "taps_sent_together": phase.sent_together,
                 "http_p99_ms": pct(phase.http, 99),
                 # the server's own answer time for the taps it took (a busy answer excluded)
                 "served_http_p99_ms": pct(phase.served, 99),

@@ -31,7 +31,7 @@ from parties import taps
 from parties.services.errors import PartyError
 
 TAP = re.compile(r"/parties/([1-9][0-9]{0,17})/table/([1-9][0-9]{0,3})/rolls/")
-MAX_BODY = 4096  # a tap's form is under 200 bytes; anything bigger is not a phone's tap
+MAX_BODY = 4096  # a tap is under 200 bytes, and the outbox sends at most 3,500 at once
 DB_SESSIONS = "django.contrib.sessions.backends.db"
 FORM = "application/x-www-form-urlencoded"
 # Headers the adapter reads: sent twice, Django joins them with commas (a Host it then refuses,

@@ -185,3 +185,12 @@ def insert_roll(values):
             return None
         cursor.execute(BUMP_ROUND_SQL, [values["round_id"]])
         return row[0]
+
+
+def earlier_tap(tap_id):
+    """The roll already saved under `tap_id`, for a tap sent behind another in one request
+    (roll_record's `more`; the first tap's is read with the lock): EarlierTap or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(EARLIER_TAP_SQL, [_tap_id_value(tap_id)])
+        row = cursor.fetchone()
+    return EarlierTap(*row) if row else None

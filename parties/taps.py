@@ -17,13 +17,14 @@ or written, and the phone's outbox sends it again.
 import asyncio
 import contextlib
 import functools
+import json
 import uuid
 
 from django.db import connections
 
 from parties import admission, announce
 from parties.services.errors import PartyError, StaleTap
-from parties.services.roll import roll_record
+from parties.services.roll import MAX_MORE, roll_record
 from scoring import InvalidRoll
 
 CALLED = {"yes": True, "no": False, "": None}
@@ -54,7 +55,28 @@ def _roll_from(data):
 
 def tap_fields(data):
     """A tap's fields (request.POST, or the lean entry's form) as roll_record takes them,
-    less the party, table and links; PartyError names what is missing or wrong."""
+    less the party, table and links; PartyError names what is missing or wrong. `more`, if
+    sent, is a JSON list of the taps queued behind this one, each an object of the same
+    fields as strings (what the phone's outbox sends when it has several: roll_record)."""
+    fields = _one_tap_fields(data)
+    if data.get("more"):
+        fields["more"] = _more_fields(data["more"])
+    return fields
+
+
+def _more_fields(text):
+    try:
+        more = json.loads(text)
+    except ValueError:
+        raise PartyError("The taps sent behind this one could not be read.") from None
+    if not isinstance(more, list) or not all(isinstance(item, dict) for item in more):
+        raise PartyError("The taps sent behind this one could not be read.")
+    if len(more) > MAX_MORE:
+        raise PartyError(f"A phone sends at most {MAX_MORE + 1} taps at once.")
+    return tuple(_one_tap_fields({k: str(v) for k, v in item.items()}) for item in more)
+
+
+def _one_tap_fields(data):
     try:
         tap_id = uuid.UUID(data.get("tap_id", ""))
     except ValueError:
@@ -73,18 +95,33 @@ def tap_fields(data):
 
 def answer(record):
     """Run `record` (a call of roll_record) and give the phone's answer: (HTTP status,
-    JSON payload). PermissionDenied and Http404 go up to the caller."""
+    JSON payload), with `more`: the answers of the taps sent behind the first that were taken,
+    in order, each with its own `http` status. PermissionDenied and Http404 go up to the
+    caller."""
     try:
         result = record()
-    except StaleTap as stale:
-        return 409, {"status": "stale", "message": str(stale), "version": stale.version}
-    except (PartyError, InvalidRoll) as error:
-        return 400, {"status": "refused", "message": str(error)}
-    payload = {"status": result.status, "version": result.table_version, "seq": result.seq}
-    if result.ask:
-        payload["ask"] = result.ask
-    if result.message:
-        payload["message"] = result.message
+    except (PartyError, InvalidRoll) as refusal:
+        return _taken(refusal)
+    status, payload = _taken(result)
+    if result.more:
+        payload["more"] = []
+        for one in result.more:
+            http, answered = _taken(one)
+            payload["more"].append({**answered, "http": http})
+    return status, payload
+
+
+def _taken(outcome):
+    """(HTTP status, JSON payload) of one tap: its TapResult, or the refusal raised for it."""
+    if isinstance(outcome, StaleTap):
+        return 409, {"status": "stale", "message": str(outcome), "version": outcome.version}
+    if isinstance(outcome, (PartyError, InvalidRoll)):
+        return 400, {"status": "refused", "message": str(outcome)}
+    payload = {"status": outcome.status, "version": outcome.table_version, "seq": outcome.seq}
+    if outcome.ask:
+        payload["ask"] = outcome.ask
+    if outcome.message:
+        payload["message"] = outcome.message
     return 200, payload
 
 

@@ -9,7 +9,7 @@ together. A roll is a fact that is voided, never edited: an undo, void or correc
 Correction (parties.services.correction has the steps they share with the late taps').
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -43,6 +43,7 @@ from parties.services.round import (
     remember_on_commit,
     ring,
 )
+from scoring import InvalidRoll
 from scoring.quick import entry_words
 
 Kind = Correction.Kind
@@ -57,6 +58,12 @@ class TapResult:
     seq: int
     ask: str = ""  # "bunco" or "mini_bunco" when status is "ask_call"
     message: str = ""  # what the phone shows, for "held"
+    # The taps sent behind this one (roll_record's `more`) that were taken, in order: each a
+    # TapResult, or the refusal (PartyError, InvalidRoll) that stopped the rest.
+    more: tuple = ()
+
+
+MAX_MORE = 9  # taps sent behind the first in one request (the phone's outbox sends 10 at most)
 
 
 @transaction.atomic
@@ -74,6 +81,7 @@ def roll_record(
     seen: int,
     round_id: int | None = None,
     bell_seen: bool | None = None,
+    more=(),
 ) -> TapResult:
     """The one tap: record one roll at a table for a session holding `link_ids` (or the
     database session `session_key`, read here), given its dice or a quick button's `outcome`
@@ -90,7 +98,19 @@ def roll_record(
     while the round is open; one for a round that has closed since is held for the host as a
     late tap (late_tap_hold), never thrown away. Raises Http404 (no such party),
     PermissionDenied (these links do not score at that table), or PartyError / StaleTap
-    (refused): nothing changes then."""
+    (refused): nothing changes then.
+
+    `more`: the taps the phone's outbox held behind this one at the same table (each a dict
+    of this tap's fields, from `tap_id` to `bell_seen`), at most MAX_MORE. Each is taken in
+    turn, exactly as if it had come alone next, in this transaction, while the one before it
+    was saved (or was a retry) and rang no bell and closed no round; the table's phones get one
+    update, of the last. A phone that could not send for a while (a busy server, a dead
+    connection) catches up in one request: one lock, one commit, one push (bench/ S4). What is
+    not taken is not answered, and the phone sends it again."""
+    tap = {"tap_id": tap_id, "dice": dice, "outcome": outcome, "face": face, "called": called,
+           "seen": seen, "round_id": round_id, "bell_seen": bell_seen}
+    if len(more) > MAX_MORE:
+        raise PartyError(f"A phone sends at most {MAX_MORE + 1} taps at once.")
     party_row, reads = tap_sql.lock_and_read(party_id, table_number, tap_id, session_key)
     if party_row is None:
         raise Http404("No such party.")
@@ -103,31 +123,76 @@ def roll_record(
     if not grant.can_score(table_number):
         raise PermissionDenied("This link does not give you that at this party.")
     party = _PartyNow(party_id, party_row.status, party_row.paused_at, party_row.seq)
-    playing = reads.round
-    if reads.earlier is not None:
-        return _retried(party, playing, reads.earlier, table_number)
+    first = step = _one_tap(party, grant, table_number, reads.round, reads.earlier, None, tap)
+    unpushed = step.live if step.push_due else None
+    taken = []
+    for fields in more:
+        if not step.goes_on:
+            break
+        try:
+            with transaction.atomic():  # a refused tap leaves nothing of itself behind
+                earlier = tap_sql.earlier_tap(fields["tap_id"])
+                step = _one_tap(
+                    party, grant, table_number, step.playing, earlier, step.live, fields
+                )
+        except (PartyError, InvalidRoll) as refusal:
+            taken.append(refusal)
+            break
+        taken.append(step.result)
+        if step.push_due:
+            unpushed = step.live
+        elif step.announced:
+            unpushed = None
+    if unpushed is not None:
+        announce.on_commit_tables(party, unpushed, [table_number])
+    return replace(first.result, more=tuple(taken))
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One tap taken: its result, and what the next tap of the same request starts from."""
+
+    result: TapResult
+    playing: tap_sql.RoundRow | None  # the round in play after it
+    live: object  # the round's state after it (state.LiveRound), None if not known here
+    push_due: bool  # its table's update is still to be announced (by roll_record)
+    goes_on: bool  # the next tap of the request may be taken after it
+    announced: bool = False  # it announced its table's update itself (a bell, a close...)
+
+
+def _one_tap(party, grant, table_number, playing, earlier, live, tap):
+    """Take one tap, the party locked and the grant checked: `playing` is the round in play,
+    `earlier` the roll already saved under its tap id, `live` the round's state when a tap of
+    the same request has just changed it (else it is remembered or replayed)."""
+    tap_id, round_id, called = tap["tap_id"], tap.get("round_id"), tap["called"]
+    dice, outcome, face = tap.get("dice"), tap.get("outcome", ""), tap.get("face")
+    if earlier is not None:
+        result = _retried(party, playing, earlier, table_number, live)
+        return _Step(result, playing, live, False, True)
     if round_id is not None and (playing is None or round_id != playing.id):
         late = late_tap_hold(
-            party_id=party_id,
+            party_id=party.id,
             round_id=round_id,
             table_number=table_number,
             tap_id=tap_id,
             roll={"dice": list(dice or ()), "outcome": outcome, "face": face, "called": called},
-            seen=seen,
-            bell_seen=bell_seen,
+            seen=tap["seen"],
+            bell_seen=tap.get("bell_seen"),
             entered_by=grant.role_label,
         )
         if late is not None:
             if late.new:  # the host's page shows it at once; a resend changes nothing
                 party_changed(party, "late_tap")
-            return TapResult("held", 0, party.seq, message=late.message)
+            return _Step(TapResult("held", 0, party.seq, message=late.message), playing, None,
+                         False, False)
     check_playing(party, playing)
     if round_id is not None and round_id != playing.id:
         raise PartyError("That roll was entered for a round that has ended; it was not counted.")
     round_ = _RoundNow(
         playing.id, playing.version, playing.started_at, playing.target, playing.ends_at
     )
-    live = _live_state(party_id, round_)
+    if live is None:
+        live = _live_state(party.id, round_)
     now = timezone.now()
     # A clock that has run out rings the bell before anything else: the roll is judged on the
     # round with the bell in it, and the bell is saved once the roll is taken or asked about.
@@ -137,12 +202,12 @@ def roll_record(
         judged_on,
         round_.target,
         table_number,
-        seen=seen,
+        seen=tap["seen"],
         dice=dice,
         outcome=outcome,
         face=face,
         called=called,
-        before_bell=bell_seen is False and judged_on.state.bell,
+        before_bell=tap.get("bell_seen") is False and judged_on.state.bell,
     )
     if rung_by:
         live = ring(party, round_, live, rung_by, now)
@@ -150,7 +215,8 @@ def roll_record(
         if rung_by:
             remember_on_commit(live)
             announce.on_commit_bell(party, round_, rung_by, live)
-        return TapResult("ask_call", judged.version, party.seq, ask=judged.ask)
+        return _Step(TapResult("ask_call", judged.version, party.seq, ask=judged.ask),
+                     playing, None, False, False, announced=bool(rung_by))
     roll_id = tap_sql.insert_roll(
         {
             "round_id": round_.id,
@@ -178,16 +244,22 @@ def roll_record(
         Round.objects.filter(pk=round_.id).update(bell_at=now)
         seq_bump(party)
         rung_by = f"table {after.state.bell_table}"
+    fuzzy_moved = after.state.fuzzy_die != live.state.fuzzy_die
+    # A plain roll changed its table alone: roll_record announces the table once, after the
+    # last tap of the request. Anything more is announced here, in its order.
+    plain = not (rung_by or after.state.over or fuzzy_moved)
     if rung_by:  # rung during this tap: every phone hears it, then tables finish
         announce.on_commit_bell(party, round_, rung_by, after)
-    else:
-        announce.on_commit_tables(party, after, [table_number])
-        if after.state.fuzzy_die != live.state.fuzzy_die:  # every page shows who holds it
+    elif not plain:
+        announce.on_commit_tables(party, after, [table_number])  # before a close, say
+        if fuzzy_moved:  # every page shows who holds it
             party_changed(party, "fuzzy_die")
     if after.state.over:
         round_ = Round.objects.select_related("bunco_set").get(pk=round_.id)
         close_round(party, round_, after, after.state.rules, now)
-    return TapResult("saved", after.extras[table_number - 1].version, party.seq)
+    result = TapResult("saved", after.extras[table_number - 1].version, party.seq)
+    playing_after = replace(playing, version=round_.version)
+    return _Step(result, playing_after, after, plain, plain, announced=not plain)
 
 
 @dataclass(slots=True)
@@ -224,14 +296,17 @@ def clock_ran_out(live, ends_at, now):
     )
 
 
-def _retried(party, playing, earlier, table_number):
-    """A tap id already saved: the same fact, answered as it stands now."""
+def _retried(party, playing, earlier, table_number, live=None):
+    """A tap id already saved: the same fact, answered as it stands now (`live`: the round's
+    state, when a tap of the same request has just changed it)."""
     if earlier.party_id != party.id or earlier.table_number != table_number:
         raise PartyError("That tap id belongs to another table.")
     version = 0  # its round has closed: nothing at that table can change any more
     if playing is not None and playing.id == earlier.round_id:
-        round_ = _RoundNow(playing.id, playing.version, playing.started_at, None, None)
-        version = _live_state(party.id, round_).extras[table_number - 1].version
+        if live is None:
+            round_ = _RoundNow(playing.id, playing.version, playing.started_at, None, None)
+            live = _live_state(party.id, round_)
+        version = live.extras[table_number - 1].version
     return TapResult("duplicate", version, party.seq)
 
 

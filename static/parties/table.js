@@ -277,12 +277,35 @@
     return null;
   }
 
+  // The first sendable tap, and the rolls queued right behind it at the same address (a
+  // phone that could not send for a while, or a busy server): they go in one request, which
+  // the server takes in order, as if each had come alone next, until one is not simply saved.
+  // One request instead of ten lets a phone catch up, and a busy server drain its backlog.
+  const MAX_AT_ONCE = 10;  // the server's limit (parties.services.roll, MAX_MORE + 1)
+  const MAX_BODY = 3500;  // bytes; the server reads at most 4,096 of a tap
+  function sendable(items) {
+    const first = firstSendable(items);
+    if (!first) return [];
+    const batch = [first];
+    if (first.kind !== "roll") return batch;
+    let size = new URLSearchParams(first.fields).toString().length;
+    for (const item of items.slice(items.indexOf(first) + 1)) {
+      if (batch.length >= MAX_AT_ONCE || item.kind !== "roll" || item.url !== first.url) break;
+      if (!SENDABLE.has(item.state)) break;
+      size += encodeURIComponent(JSON.stringify(item.fields)).length + 3;
+      if (size > MAX_BODY) break;
+      batch.push(item);
+    }
+    return batch;
+  }
+
   async function flush() {
     if (sending || Date.now() < busyUntil) return;
-    const item = firstSendable(load());
+    const [item, ...behind] = sendable(load());
     if (!item) return;
     sending = true;
     const form = new URLSearchParams(item.fields);  // a plain form body: the server's lean path
+    if (behind.length) form.set("more", JSON.stringify(behind.map((i) => i.fields)));
     let response, data;
     try {
       response = await fetch(item.url, {
@@ -294,11 +317,17 @@
     }
     try { data = await response.json(); } catch (e) { data = null; }
     if (!data && response.status >= 500) return wentOffline();  // a server restarting: retry
-    if (response.status === 503 && data && data.status === "busy") return serverBusy(item.id, response, data);
+    if (response.status === 503 && data && data.status === "busy") return serverBusy([item, ...behind].map((i) => i.id), response, data);
     retryDelay = 1000;
     busyInARow = 0;
     sending = false;
     answered(item.id, response, data || { message: `The server answered ${response.status}.` });
+    // The answers of those sent behind it that the server took, in order; the rest stay
+    // queued and go with the next request.
+    const more = (response.ok && data && Array.isArray(data.more)) ? data.more : [];
+    more.slice(0, behind.length).forEach((one, n) => {
+      answered(behind[n].id, { ok: one.http >= 200 && one.http < 300, status: one.http }, one);
+    });
     flush();
   }
 
@@ -312,19 +341,20 @@
 
   // The server turned the tap away unstarted (nothing saved): it stays first in the outbox,
   // with the same id, and goes again after the Retry-After the server asked for, doubled for
-  // each busy answer in a row (up to 8 s), and stretched by up to as much again at random, so
+  // each busy answer in a row (up to 4 s), and stretched by up to as much again at random, so
   // a room's phones do not come back in one wave. Each resend costs the server about half a
   // tap (bench/ S4): resent every second or two by a whole room, they kept it full after the
-  // load had fallen back.
-  function serverBusy(id, response, data) {
+  // load had fallen back. Longer than 8 s in all, and a table would still be waiting on its
+  // phone well after the server had caught up; what it queued meanwhile goes in one request.
+  function serverBusy(ids, response, data) {
     const asked = Number(response.headers.get("Retry-After")) || Number(data.retry_after) || 1;
-    const seconds = Math.min(Math.max(asked, 0.5) * 2 ** Math.min(busyInARow, 3), 8);
+    const seconds = Math.min(Math.max(asked, 0.5) * 2 ** Math.min(busyInARow, 3), 4);
     busyInARow += 1;
     const wait = seconds * 1000 * (1 + Math.random());
     busyUntil = Date.now() + wait;
     sending = false;
     retryDelay = 1000;
-    if (find(id)) update(id, () => ({ state: "busy" }));
+    store(load().map((i) => (ids.includes(i.id) ? { ...i, state: "busy" } : i)));
     render();
     setTimeout(flush, wait + 10);
   }
