@@ -141,7 +141,9 @@
     if (!e) return;
     const start = takeStart();
     const url = kind === "undo" ? e.dataset.undoUrl : e.dataset.rollUrl;
-    const item = { id: uuid4(), kind, url, label, state: "pending", fields: { ...fields } };
+    // Behind a busy answer it waits with the one turned away, and goes with it.
+    const state = Date.now() < busyUntil ? "busy" : "pending";
+    const item = { id: uuid4(), kind, url, label, state, fields: { ...fields } };
     item.fields.seen = String(nextSeen(start.version, start.round));
     item.expects = Number(item.fields.seen) + 1;
     if (kind !== "undo") {

@@ -1,16 +1,19 @@
 """A scorekeeper's phone in Chromium meets a server turning taps away (parties.admission): the
 tap stays in the outbox as "server busy" (calm, not an error), the tap entered behind it waits
-its turn, and once the server can start it both land, in order, each once.
+its turn, and once the server can start it both land, in order, each once, in one request
+(the outbox sends the taps waiting at a table together).
 
 The server is a real daphne process in production mode whose admission wait is made short
 (0.2 s); another table's tap holds the party's turn, waiting inside on the party's row lock
 (held from outside the app), so the page meets a busy server every time, not by timing.
 Nothing of the page is faked: its own fetch() meets the server's own 503."""
 
+import json
 import os
 import re
 import uuid
 from types import SimpleNamespace
+from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import expect
@@ -51,6 +54,8 @@ def test_a_tap_the_server_turns_away_waits_calmly_and_lands_once_after_the_retry
     page = scorekeeper(chromium, url)
     expect(table(page)).to_have_attribute("data-phase", "playing")
     round_id = db.current_round(party_id)[0]
+    sent = []  # the bodies of the page's taps, as it sent them
+    page.on("request", lambda r: sent.append(r.post_data) if "/rolls/" in r.url else None)
 
     with PartyLock(db, party_id) as lock:
         # Table 2's tap takes the party's turn and waits inside on the party's row lock.
@@ -60,17 +65,20 @@ def test_a_tap_the_server_turns_away_waits_calmly_and_lands_once_after_the_retry
         expect(busy).to_have_count(1)
         expect(busy).to_contain_text("1 point: server busy, will resend")
         expect(page.locator(".outbox .tap.error")).to_have_count(0)  # not shown as a failure
-        tap(page, "2 points")  # entered behind it: waits its turn, in order
+        tap(page, "2 points")  # entered behind it: waits with it, in order
         expect(page.locator(".outbox .tap")).to_have_count(2)
-        expect(page.locator(".outbox .tap").nth(1)).to_contain_text("2 points")
-        expect(table(page).locator(".side-pending").first).to_contain_text("not yet saved")
+        expect(page.locator(".outbox .tap").nth(1)).to_contain_text("2 points: server busy")
+        expect(table(page).locator(".side-pending").first).to_have_text("+3 not yet saved")
         shots(page, "busy-server")
         assert db.rolls(round_id, 1) == []  # nothing of a busy tap is written
         held = lock.release()["table 2"]
     assert held.json["status"] == "saved", held
 
-    # The outbox sends the same tap again after the server's Retry-After, then the next.
+    # The outbox sends the same tap again after the server's Retry-After, with the one behind.
     expect(page.locator(".outbox")).to_have_text("2 points: saved", timeout=40000)
+    resent = parse_qs(sent[-1])
+    assert len(sent) == 2 and resent["tap_id"] == parse_qs(sent[0])["tap_id"]
+    assert [tap["outcome"] for tap in json.loads(resent["more"][0])] == ["two"]
     expect(table(page)).to_have_attribute("data-version", "2")
     assert points(page) == [3, 0]
     rolls = db.rolls(round_id, 1)
