@@ -5,7 +5,8 @@ and tests/e2e/test_page_protocol.py checks it against what Chromium sends from t
 A scorekeeper's tap or undo is a `fetch()` (static/parties/table.js; live.js's report that a
 timed round's clock ran out too): a same-origin POST with the CSRF header, wanting JSON, its
 body a URLSearchParams form (a tap: tap_id, seen, round, and outcome or dice, and called once
-asked), and the session and CSRF cookies. The host's buttons (start, bell, pause, resume,
+asked; with `more`, a JSON list of the same fields of the taps queued behind it, when the
+outbox holds several), and the session and CSRF cookies. The host's buttons (start, bell, pause, resume,
 void, end) and the head table's start are plain `<form method=post>` submissions: the CSRF
 token in the body, wanting a page, answered with a redirect and a flash message.
 """
