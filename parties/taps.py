@@ -24,7 +24,7 @@ from django.db import connections
 
 from parties import admission, announce
 from parties.services.errors import PartyError, StaleTap
-from parties.services.roll import MAX_MORE, roll_record
+from parties.services.roll import roll_record
 from scoring import InvalidRoll
 
 CALLED = {"yes": True, "no": False, "": None}
@@ -57,7 +57,8 @@ def tap_fields(data):
     """A tap's fields (request.POST, or the lean entry's form) as roll_record takes them,
     less the party, table and links; PartyError names what is missing or wrong. `more`, if
     sent, is a JSON list of the taps queued behind this one, each an object of the same
-    fields as strings (what the phone's outbox sends when it has several: roll_record)."""
+    fields as strings (what the phone's outbox sends when it has several; roll_record refuses
+    more than it takes at once)."""
     fields = _one_tap_fields(data)
     if data.get("more"):
         fields["more"] = _more_fields(data["more"])
@@ -71,8 +72,6 @@ def _more_fields(text):
         raise PartyError("The taps sent behind this one could not be read.") from None
     if not isinstance(more, list) or not all(isinstance(item, dict) for item in more):
         raise PartyError("The taps sent behind this one could not be read.")
-    if len(more) > MAX_MORE:
-        raise PartyError(f"A phone sends at most {MAX_MORE + 1} taps at once.")
     return tuple(_one_tap_fields({k: str(v) for k, v in item.items()}) for item in more)
 
 
