@@ -1,0 +1,42 @@
+"""bench.live's verdicts, which are logic, not timing: a run with a stalled second (one whose
+worst delivery passed 100 ms) does not pass S1 and does not hold an S2 step, even when its p99
+passes (docs/performance.md, "Tails are results")."""
+
+from bench.live import median_line, s1_pass, s2_step_ok
+
+
+def run(p99_ms=20.0, stalls=0, delivered=1000, p50_ms=4.0):
+    return {
+        "p50_ms": p50_ms, "p95_ms": p99_ms, "p99_ms": p99_ms, "max_ms": p99_ms,
+        "delivered": delivered, "expected": 1000, "taps_per_s": 100.0, "cpu_pct": 50.0,
+        "rss_mb": 100.0, "seconds_over_100ms": stalls,
+    }
+
+
+def test_the_line_counts_the_stalled_seconds_of_every_run():
+    line = median_line("S1", "app", [run(stalls=0), run(stalls=2), run(stalls=1)])
+    assert line["seconds_over_100ms"] == 3
+
+
+def test_a_run_that_does_not_count_its_seconds_says_so():
+    bare = {key: value for key, value in run().items() if key != "seconds_over_100ms"}
+    assert median_line("S3", "app", [bare])["seconds_over_100ms"] is None
+
+
+def test_s1_passes_only_without_a_stalled_second():
+    assert s1_pass(median_line("S1", "app", [run(), run()]))
+    # The same latencies with one stalled second in one run of five: not met.
+    assert not s1_pass(median_line("S1", "app", [run()] * 4 + [run(stalls=1)]))
+
+
+def test_s1_still_asks_for_its_latencies_and_delivery():
+    assert not s1_pass(median_line("S1", "app", [run(p50_ms=11.0)]))
+    assert not s1_pass(median_line("S1", "app", [run(p99_ms=51.0)]))
+    assert not s1_pass(median_line("S1", "app", [run(delivered=999)]))
+
+
+def test_an_s2_step_with_a_stalled_second_does_not_hold():
+    assert s2_step_ok(median_line("S2", "app", [run(p99_ms=36.0)]))
+    assert not s2_step_ok(median_line("S2", "app", [run(p99_ms=36.0, stalls=1)]))
+    assert not s2_step_ok(median_line("S2", "app", [run(p99_ms=101.0)]))
+    assert not s2_step_ok(median_line("S2", "app", [run(delivered=999)]))
