@@ -258,6 +258,7 @@ def s1_pass(line):
     """S1's target: p50 <= 10 ms, p99 <= 50 ms, >= 99.99% delivered, and no stalled second."""
     return (
         line["p50_ms"] is not None
+        and line["p99_ms"] is not None
         and line["p50_ms"] <= 10
         and line["p99_ms"] <= 50
         and line["delivered_pct"] >= 99.99

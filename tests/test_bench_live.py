@@ -33,6 +33,8 @@ def test_s1_still_asks_for_its_latencies_and_delivery():
     assert not s1_pass(median_line("S1", "app", [run(p50_ms=11.0)]))
     assert not s1_pass(median_line("S1", "app", [run(p99_ms=51.0)]))
     assert not s1_pass(median_line("S1", "app", [run(delivered=999)]))
+    # A run that delivered nothing has no latency: not met, rather than an error.
+    assert not s1_pass(median_line("S1", "app", [run(p50_ms=None, p99_ms=None, delivered=0)]))
 
 
 def test_an_s2_step_with_a_stalled_second_does_not_hold():
