@@ -250,30 +250,25 @@ def s1(ctx, args):
         emit(lines[t])
 
 
-def _stall_free(line):
-    return not line.get("seconds_over_100ms")
+def _held(line, p99_ms):
+    """p99 within `p99_ms`, >= 99.99% delivered, and no stalled second (a line with no
+    latency, nothing delivered, does not hold)."""
+    return (
+        line["p99_ms"] is not None
+        and line["p99_ms"] <= p99_ms
+        and line["delivered_pct"] >= 99.99
+        and not line.get("seconds_over_100ms")
+    )
 
 
 def s1_pass(line):
-    """S1's target: p50 <= 10 ms, p99 <= 50 ms, >= 99.99% delivered, and no stalled second."""
-    return (
-        line["p50_ms"] is not None
-        and line["p99_ms"] is not None
-        and line["p50_ms"] <= 10
-        and line["p99_ms"] <= 50
-        and line["delivered_pct"] >= 99.99
-        and _stall_free(line)
-    )
+    """S1's target: p50 <= 10 ms, p99 <= 50 ms, >= 99.99% delivered, no stalled second."""
+    return _held(line, 50) and line["p50_ms"] is not None and line["p50_ms"] <= 10
 
 
 def s2_step_ok(line):
-    """An S2 step holds: p99 <= 100 ms, >= 99.99% delivered, and no stalled second."""
-    return (
-        line["p99_ms"] is not None
-        and line["p99_ms"] <= 100
-        and line["delivered_pct"] >= 99.99
-        and _stall_free(line)
-    )
+    """An S2 step holds: p99 <= 100 ms, >= 99.99% delivered, no stalled second."""
+    return _held(line, 100)
 
 
 def add_ratio(lines, key="p99_ms"):
