@@ -24,7 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from parties import fragments
+from parties import fragments, layer_batch
 
 logger = logging.getLogger(__name__)
 RECOVERY_INTERVAL = 1.0  # seconds between attempts to reach the channel layer again
@@ -98,13 +98,16 @@ async def send_text(party_id, group, text, routing=None):
     """Push `text` to the group (`routing`: what the sockets choose by, parties.consumers);
     False if the layer failed (the party will be told to resync)."""
     try:
-        event = {"type": "push", "text": text, **(routing or {})}
-        await get_channel_layer().group_send(group, event)
+        await get_channel_layer().group_send(group, _push_event(text, routing))
     except Exception:  # the write is saved; only this hint is lost
         logger.exception("push to %s failed; its phones will be told to resync", group)
         _remember_lost(party_id)
         return False
     return True
+
+
+def _push_event(text, routing=None):
+    return {"type": "push", "text": text, **(routing or {})}
 
 
 async def send_event(party_id, group, event):
@@ -215,10 +218,17 @@ def _push_tables(party_id, seq, live_round, numbers):
 
 
 async def _send_all(party_id, pushes):
-    """Each push, (group, text) or (group, text, routing), in order."""
-    for group, text, *routing in pushes:
-        if not await send_text(party_id, group, text, *routing):
-            return  # the layer is down: one resync covers the rest
+    """Each push, (group, text) or (group, text, routing), in order, in one trip to Redis
+    (parties.layer_batch). False if the layer failed: the party will be told to resync,
+    which covers whichever of them were not sent."""
+    events = [(group, _push_event(text, *routing)) for group, text, *routing in pushes]
+    try:
+        await layer_batch.send_many(get_channel_layer(), events)
+    except Exception:  # the write is saved; only these hints are lost
+        logger.exception("pushes to party %s failed; its phones will be told to resync", party_id)
+        _remember_lost(party_id)
+        return False
+    return True
 
 
 # After a bell every table changes, and in a big party their updates are most of what the

@@ -1,0 +1,113 @@
+"""A write's pushes published together (parties.layer_batch): each group's listeners get what
+sending them one by one gave, in the same order, on the production layer and the in-memory one."""
+
+import asyncio
+import uuid
+
+import pytest
+from channels.layers import InMemoryChannelLayer
+
+from parties import layer_batch
+from tests.loops import run_alone
+from tests.parties.test_settings import REDIS_URL
+
+
+def a_close(groups):
+    """A round close as parties.announce sends it: each table's message, then the party's."""
+    return [(group, {"type": "push", "text": f"seat {group}"}) for group in groups[1:]] + [
+        (groups[0], {"type": "push", "text": "closed", "unless_shown": 7})
+    ]
+
+
+async def heard(layer, messages, members):
+    """What each listener receives: `members` maps a listener to the groups it joins."""
+    channels = {}
+    for listener, groups in members.items():
+        channels[listener] = await layer.new_channel()
+        for group in groups:
+            await layer.group_add(group, channels[listener])
+    await asyncio.sleep(0.2)  # Redis has the subscriptions
+    await layer_batch.send_many(layer, messages)
+    got = {}
+    for listener, groups in members.items():
+        expected = sum(1 for group, _ in messages if group in groups)
+        got[listener] = [
+            (await asyncio.wait_for(layer.receive(channels[listener]), 5))["text"]
+            for _ in range(expected)
+        ]
+    return got
+
+
+def groups_of_a_party():
+    party = f"party-{uuid.uuid4().hex[:12]}"
+    return [party] + [f"{party}-table-{n}" for n in range(1, 6)]
+
+
+@pytest.mark.needs_redis
+def test_on_redis_every_listener_gets_its_groups_messages_in_the_order_sent():
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    groups = groups_of_a_party()
+    party, table_1, table_5 = groups[0], groups[1], groups[5]
+    members = {
+        "phone at table 1": [party, table_1],
+        "phone at table 5": [party, table_5],
+        "the host": [party],
+        "a phone at no table": [table_1],
+    }
+
+    async def play():
+        layer = RedisPubSubChannelLayer(hosts=[REDIS_URL], prefix=f"t{uuid.uuid4().hex[:8]}")
+        try:
+            assert layer_batch.pipelined_layer(layer) is not None  # the installed one is used
+            return await heard(layer, a_close(groups), members)
+        finally:
+            await layer.flush()
+
+    got = run_alone(play())
+    assert got == {
+        "phone at table 1": [f"seat {table_1}", "closed"],
+        "phone at table 5": [f"seat {table_5}", "closed"],
+        "the host": ["closed"],
+        "a phone at no table": [f"seat {table_1}"],
+    }
+
+
+@pytest.mark.needs_redis
+def test_on_redis_a_lone_message_and_a_long_run_both_arrive_whole():
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    groups = groups_of_a_party()
+    many = [(groups[1], {"type": "push", "text": f"update {n}"}) for n in range(300)]
+
+    async def play():
+        layer = RedisPubSubChannelLayer(hosts=[REDIS_URL], prefix=f"t{uuid.uuid4().hex[:8]}")
+        try:
+            one = await heard(layer, many[:1], {"phone": [groups[1]]})
+            return one, await heard(layer, many, {"phone": [groups[1]]})
+        finally:
+            await layer.flush()
+
+    one, all_of_them = run_alone(play())
+    assert one == {"phone": ["update 0"]}
+    assert all_of_them == {"phone": [f"update {n}" for n in range(300)]}
+
+
+def test_on_the_in_memory_layer_each_message_is_sent_in_order():
+    groups = groups_of_a_party()
+    layer = InMemoryChannelLayer()
+    assert layer_batch.pipelined_layer(layer) is None
+    got = run_alone(heard(layer, a_close(groups), {"phone": [groups[0], groups[3]]}))
+    assert got == {"phone": [f"seat {groups[3]}", "closed"]}
+
+
+def test_a_redis_that_cannot_be_reached_raises_for_the_caller_to_resync():
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+    from redis.exceptions import ConnectionError as RedisDown
+
+    async def play():
+        layer = RedisPubSubChannelLayer(hosts=["redis://127.0.0.1:9"], prefix="unreachable")
+        await layer_batch.send_many(layer, a_close(groups_of_a_party()))
+
+    with pytest.raises(RedisDown):
+        run_alone(play())
