@@ -179,7 +179,11 @@ def save_sheet_lines(round_id, lines):
 
 def fuzzy_holder(party, round_, live):
     """Who holds the fuzzy die when the round closes: whoever took it this round, else a holder
-    already stored on the round (a preset's starting holder), else the last closed round's."""
+    already stored on the round (a preset's starting holder), else the last closed round's.
+    Nobody, without a query, when the party's rules have no fuzzy die (rules are set when the
+    party is created, so no earlier round of it stored a holder)."""
+    if live.state.rules.traveling == "off":
+        return None
     if live.state.fuzzy_die:
         return int(live.state.fuzzy_die)
     stored = Round.objects.filter(pk=round_.pk).values_list("fuzzy_die_id", flat=True).first()

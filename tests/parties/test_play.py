@@ -536,6 +536,27 @@ def test_where_tables_stop_at_the_bell_a_roll_made_before_it_still_counts():
     assert table.done and table.points == (2, 0)
 
 
+def test_without_a_fuzzy_die_nobody_holds_it_at_a_close_and_no_query_asks(party):
+    # The close asks who holds the die; with the rules' traveling off the answer is known
+    # without the two queries it takes otherwise (a 400-player close, bench/close_cpu.py).
+    from parties.round_close import fuzzy_holder
+
+    round_, now = live(party)
+    with CaptureQueriesContext(connection) as queries:
+        assert fuzzy_holder(party, round_, now) is None
+    assert not queries.captured_queries
+
+
+def test_with_a_fuzzy_die_the_close_finds_its_holder_from_earlier_rounds():
+    from parties.round_close import fuzzy_holder
+
+    p = new_party("wba")
+    round_start(party=p)
+    round_, now = live(p)
+    assert now.state.fuzzy_die is None and fuzzy_holder(p, round_, now) == round_.fuzzy_die_id
+    assert round_.fuzzy_die_id is not None  # wba: the die starts at the head table
+
+
 def test_the_fuzzy_die_changing_hands_tells_every_page():
     # A roll's push goes to its table only; who holds the fuzzy die is on every page, so a
     # taker moves the party's seq on (every phone refetches), and a roll that takes nothing
