@@ -276,6 +276,9 @@ def on_commit_close(party, views, *, refetch_after, refetch_within):
     published last, and a process hears one Redis's publishes in order, so a socket has taken
     its table's message before the party-wide one reaches it; were they to arrive the other
     way round, the page would refetch and ignore the table's message (its seq is not newer).
+    The tables' messages go in one trip to Redis, the party-wide one in the next: in one trip,
+    each socket took its table's message and dropped the party-wide one in the same turn, and
+    the 400 drops held up the sockets still waiting for their seats.
 
     One event to the party carrying every table's message was tried: each socket then
     deserialises the whole event (channels_redis decodes a group message once per channel),
@@ -297,13 +300,20 @@ def on_commit_close(party, views, *, refetch_after, refetch_within):
             for number, table_views in views.items()
             if table_views
         ]
-        pushes.append(
-            (party_group(party.id), json.dumps(closed, separators=(",", ":")),
-             {"unless_shown": seq})
+        everyone_else = (
+            party_group(party.id), json.dumps(closed, separators=(",", ":")),
+            {"unless_shown": seq},
         )
-        _run(_send_all(party.id, pushes))
+        _run(_send_in_turn(party.id, pushes, [everyone_else]))
 
     transaction.on_commit(push)
+
+
+async def _send_in_turn(party_id, *batches):
+    """Each batch of pushes in a trip of its own, once the one before it is sent."""
+    for pushes in batches:
+        if not await _send_all(party_id, pushes):
+            return  # the layer is down: the resync once it is back covers the rest
 
 
 def on_commit_round(party, what):
