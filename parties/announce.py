@@ -221,7 +221,13 @@ async def _send_all(party_id, pushes):
     """Each push, (group, text) or (group, text, routing), in order, in one trip to Redis
     (parties.layer_batch). False if the layer failed: the party will be told to resync,
     which covers whichever of them were not sent."""
-    events = [(group, _push_event(text, *routing)) for group, text, *routing in pushes]
+    return await _send_events(
+        party_id, [(group, _push_event(text, *routing)) for group, text, *routing in pushes]
+    )
+
+
+async def _send_events(party_id, events):
+    """(group, event) pairs, in order, in one trip to Redis; False as `_send_all`."""
     try:
         await layer_batch.send_many(get_channel_layer(), events)
     except Exception:  # the write is saved; only these hints are lost
@@ -271,49 +277,54 @@ async def _send_then_wait(party_id, group, text, seconds):
 def on_commit_close(party, views, *, refetch_after, refetch_within):
     """A round closed: each table group of the closed round gets its phones' new views
     (parties.close_push), then the party-wide message for every other page. Each socket is
-    sent one of them (parties.consumers): the table's, if its page's view is among the table's
-    views, else the party-wide one, on which the page refetches. The party-wide one is
-    published last, and a process hears one Redis's publishes in order, so a socket has taken
-    its table's message before the party-wide one reaches it; were they to arrive the other
-    way round, the page would refetch and ignore the table's message (its seq is not newer).
-    The tables' messages go in one trip to Redis, the party-wide one in the next: in one trip,
-    each socket took its table's message and dropped the party-wide one in the same turn, and
-    the 400 drops held up the sockets still waiting for their seats.
+    sent one of them (parties.consumers): its own view's message from the table's event, if
+    the table's pages include its view, else the party-wide one, on which the page refetches.
+    The party-wide one is published last, and a process hears one Redis's publishes in order,
+    so a socket has taken its table's message before the party-wide one reaches it; were they
+    to arrive the other way round, the page would refetch and ignore the table's message (its
+    seq is not newer). The tables' events go in one trip to Redis, the party-wide one in the
+    next: in one trip, each socket took its seat and dropped the party-wide message in the
+    same turn, and the 400 drops held up the sockets still waiting for their seats.
 
-    One event to the party carrying every table's message was tried: each socket then
-    deserialises the whole event (channels_redis decodes a group message once per channel),
-    and a 400-player close took more of the server's CPU, not less (docs/performance.md)."""
+    A table's event carries each of its pages' messages, serialised once here: a phone is
+    sent its own page's seat (about a kilobyte at a 400-player party), not those of the four
+    or five pages at its table, over the room's Wi-Fi. One event to the party carrying every
+    table's messages was tried: each socket then deserialises the whole event (channels_redis
+    decodes a group message once per channel), and a 400-player close took more of the
+    server's CPU, not less (docs/performance.md)."""
     seq = party.seq
     closed = {"type": "round", "seq": seq, "what": "closed"}
+    later = {"refetch_after": refetch_after, "refetch_within": refetch_within}
+
+    def seat_message(view, piece):
+        return json.dumps({**closed, "views": {view: piece}, **later}, separators=(",", ":"))
 
     def push():
-        pushes = [
+        seats = [
             (
                 table_group(party.id, number),
-                json.dumps(
-                    {**closed, "views": table_views, "refetch_after": refetch_after,
-                     "refetch_within": refetch_within},
-                    separators=(",", ":"),
-                ),
-                {"views": list(table_views), "shows_close": seq},
+                {
+                    "type": "close.seats",
+                    "texts": {view: seat_message(view, piece) for view, piece in pieces.items()},
+                    "shows_close": seq,
+                },
             )
-            for number, table_views in views.items()
-            if table_views
+            for number, pieces in views.items()
+            if pieces
         ]
         everyone_else = (
             party_group(party.id), json.dumps(closed, separators=(",", ":")),
             {"unless_shown": seq},
         )
-        _run(_send_in_turn(party.id, pushes, [everyone_else]))
+        _run(_send_seats_then(party.id, seats, [everyone_else]))
 
     transaction.on_commit(push)
 
 
-async def _send_in_turn(party_id, *batches):
-    """Each batch of pushes in a trip of its own, once the one before it is sent."""
-    for pushes in batches:
-        if not await _send_all(party_id, pushes):
-            return  # the layer is down: the resync once it is back covers the rest
+async def _send_seats_then(party_id, seats, pushes):
+    """The close's seats, (group, event), in one trip; once they are sent, `pushes`."""
+    if await _send_events(party_id, seats):
+        await _send_all(party_id, pushes)
 
 
 def on_commit_round(party, what):

@@ -6,12 +6,13 @@ what the partials the page itself includes render (`_where.html` on a player's p
 `_round_head.html` and `_seating_card.html` on a table's), formatted without the template
 engine (parties.close_pieces: at 400 players the engine was most of the close's cost). The
 pieces go to the closed round's table groups, those of one table together, since every page
-that shows a table watches that table: one small message per table, each rendered once. A page
-takes the piece named by its `data-view` (player-<id>, table-<n>) and refetches the rest of its
-page a little later: not before `refetch_after` seconds, while the close is still going out to
-the rest of the party, then at a moment of its own within `refetch_within` seconds, so that a
-big party's phones do not all ask at once. Pages without a piece (the host's, the TV, the party
-page) refetch on the party-wide message as before.
+that shows a table watches that table: one event per table, carrying each of its pages' own
+message, rendered and serialised once; each socket sends its page only the one named by
+the page's `data-view` (player-<id>, table-<n>). The page shows the piece and refetches the
+rest of itself a little later: not before `refetch_after` seconds, while the close is still
+going out to the rest of the party, then at a moment of its own within `refetch_within`
+seconds, so that a big party's phones do not all ask at once. Pages without a piece (the
+host's, the TV, the party page) refetch on the party-wide message as before.
 """
 
 from parties import close_pieces, selectors

@@ -171,16 +171,21 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self.send(text_data="pong")
 
     async def push(self, event):
-        """Sent as is, but at a round close, where each page is sent one message (the
-        announcement's `routing`): its table's, which carries the page its new seat, if its view
-        is among the table's views; else the party-wide one, on which it refetches."""
-        if "views" in event:
-            if self.view not in event["views"]:
-                return
-            self.close_shown = event["shows_close"]
-        elif "unless_shown" in event and event["unless_shown"] == self.close_shown:
+        """Sent as is, but the party-wide message of a round's close (`unless_shown`) only to
+        a page that did not take its new seat from its table's event (`close_seats`)."""
+        if "unless_shown" in event and event["unless_shown"] == self.close_shown:
             return
         await self.send(text_data=event["text"])
+
+    async def close_seats(self, event):
+        """A round closed at a table this page watches: the event carries the message of each
+        page there (parties.announce.on_commit_close); this page is sent its own, by its
+        view, if the table's pages include it; else the party-wide message that follows."""
+        text = event["texts"].get(self.view)
+        if text is None:
+            return
+        self.close_shown = event["shows_close"]
+        await self.send(text_data=text)
 
     async def links_revoked(self, event):
         """Links of this party were revoked: a socket let in by one of them closes unless the

@@ -219,7 +219,7 @@ async def test_the_first_message_says_what_the_party_and_the_pages_round_are_at(
 
 async def test_at_a_round_close_each_page_is_sent_one_message_its_seat_or_the_refetch():
     """A table's page and the page of a player who sat there take their new seat from the
-    table's message and are not sent the party-wide one; a page without a piece there (the
+    table's event, each sent its own page's message, and are not sent the party-wide one; a page without a piece there (the
     host's, watching every table; a page that said no view) is sent only the party-wide one."""
     from tests.parties.test_round_close_push import close_by_hand
 
@@ -252,8 +252,9 @@ async def test_at_a_round_close_each_page_is_sent_one_message_its_seat_or_the_re
             if message["type"] == "round" and message["what"] == "closed":
                 closes.setdefault(name, []).append(message)
     seq = closes["host"][0]["seq"]
-    assert [set(m["views"]) >= {"table-2"} for m in closes["table"]] == [True]
-    assert [f"player-{seated[0]}" in m["views"] for m in closes["player"]] == [True]
+    # Each page is sent its own view's piece only, not those of the other pages at its table.
+    assert [list(m["views"]) for m in closes["table"]] == [["table-2"]]
+    assert [list(m["views"]) for m in closes["player"]] == [[f"player-{seated[0]}"]]
     for name in ("host", "no view"):
         assert [("views" in m, m["seq"]) for m in closes[name]] == [(False, seq)]
     assert closes["table"][0]["seq"] == closes["player"][0]["seq"] == seq

@@ -301,6 +301,18 @@ def test_a_tap_refused_after_the_clock_ran_out_writes_nothing_not_even_the_bell(
     assert RoundBell.objects.get().rung_by == "clock"
 
 
+def close_seats_as_one(event):
+    """A round close's event for a table (parties.announce.on_commit_close), as the one message
+    carrying every view there: each page's own message, checked to carry that page's view
+    alone, merged."""
+    messages = {view: json.loads(text) for view, text in event["texts"].items()}
+    for view, message in messages.items():
+        assert list(message["views"]) == [view]
+        assert message["seq"] == event["shows_close"]
+    first = next(iter(messages.values()))
+    return {**first, "views": {view: m["views"][view] for view, m in messages.items()}}
+
+
 @pytest.fixture
 def pushes(monkeypatch):
     """What the writes push, in order: (group, message); `sent.cached` holds, per push, the
@@ -314,7 +326,10 @@ def pushes(monkeypatch):
 
     class Recorder:
         async def group_send(self, group, message):
-            sent.append((group, json.loads(message["text"])))
+            if message["type"] == "close.seats":  # one message a page: recorded as one
+                sent.append((group, close_seats_as_one(message)))
+            else:
+                sent.append((group, json.loads(message["text"])))
             sent.cached.append({rid: known.version for rid, known in state._cache.items()})
 
     monkeypatch.setattr(announce, "get_channel_layer", Recorder)
