@@ -22,14 +22,18 @@ logger = logging.getLogger(__name__)
 _warned = False
 
 
-def pipelined_layer(layer):
-    """The loop's channels_redis pub/sub layer if `layer` is one with the internals `send_many`
-    uses, else None. Called on the server's running loop."""
+def _is_redis_pubsub(layer):
     try:
         from channels_redis.pubsub import RedisPubSubChannelLayer
     except ImportError:  # pragma: no cover - channels_redis is a dependency
-        return None
-    if not isinstance(layer, RedisPubSubChannelLayer):
+        return False
+    return isinstance(layer, RedisPubSubChannelLayer)
+
+
+def pipelined_layer(layer):
+    """The loop's channels_redis pub/sub layer if `layer` is one with the internals `send_many`
+    uses, else None. Called on the server's running loop."""
+    if not _is_redis_pubsub(layer):
         return None
     loop_layer = layer._get_layer()
     shards = getattr(loop_layer, "_shards", None)
@@ -74,16 +78,12 @@ async def send_many(layer, messages):
 
 
 def _warn_once(layer):
+    """A Redis pub/sub layer without the internals is worth a line in the log, once."""
     global _warned
-    if _warned:
+    if _warned or not _is_redis_pubsub(layer):
         return
     _warned = True
-    try:
-        from channels_redis.pubsub import RedisPubSubChannelLayer
-    except ImportError:  # pragma: no cover
-        return
-    if isinstance(layer, RedisPubSubChannelLayer):
-        logger.warning(
-            "this channels_redis lacks the internals parties.layer_batch uses: "
-            "each push is published on its own (slower at a big party's close)"
-        )
+    logger.warning(
+        "this channels_redis lacks the internals parties.layer_batch uses: "
+        "each push is published on its own (slower at a big party's close)"
+    )
