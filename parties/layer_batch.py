@@ -18,16 +18,14 @@ as before, and a warning in the log.
 
 import logging
 
+from parties.layer_watch import is_watched_layer
+
 logger = logging.getLogger(__name__)
 _warned = False
 
 
 def _is_redis_pubsub(layer):
-    try:
-        from channels_redis.pubsub import RedisPubSubChannelLayer
-    except ImportError:  # pragma: no cover - channels_redis is a dependency
-        return False
-    return isinstance(layer, RedisPubSubChannelLayer)
+    return is_watched_layer(layer)  # the one check for channels_redis's pub/sub layer
 
 
 def pipelined_layer(layer):
