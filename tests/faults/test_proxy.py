@@ -70,6 +70,7 @@ class Scorekeeper:
         self.page = context.new_page()
         self.posted = []  # tap ids the page sent: each POST's, and those queued behind it
         self.statuses = []
+        self.turned_away = 0  # the app's busy answers (503 with Retry-After: parties.admission)
         self.page.on("request", self._request)
         self.page.on("response", self._response)
         self.page.goto(f"{proxy.url}/l/{party.table_tokens[number]}/")
@@ -87,6 +88,8 @@ class Scorekeeper:
     def _response(self, response):
         if response.request.method == "POST" and "/rolls/" in response.url:
             self.statuses.append(response.status)
+            if response.status == 503 and "retry-after" in response.headers:
+                self.turned_away += 1
 
     def button(self, name):
         return self.page.get_by_role("button", name=name, exact=True)
@@ -248,11 +251,18 @@ def test_killing_the_partys_process_mid_round_loses_no_tap_and_doubles_none(
         # outbox; either way with its tap id, so it counts once (above). The six taps since the
         # kill were answered 200 by the other process. A tap may have taken one more line: one
         # that reached no process (the proxy's 503 while it found none to connect to: flags
-        # SC), or a second answer from the other process to a phone that sent it again.
+        # SC), one the other process turned away busy while it took over the party (the app's
+        # 503 with Retry-After, nothing written: CI's slow machine did), or a second answer
+        # from the other process to a phone that sent it again.
         after = proxy.routes()[log_mark:]  # (the killed sockets' lines too: logged as they end)
         never_reached = [r for r in after if r["flags"][:2] == "SC"]
         posts = [r for r in after if r["method"] == "POST" and r not in never_reached]
-        assert len(posts) >= 6 and all(r["status"] == "200" for r in posts), posts
+        saved = [r for r in posts if r["status"] == "200"]
+        busy = [r for r in posts if r["status"] == "503"]
+        assert len(saved) >= 6 and len(saved) + len(busy) == len(posts), posts
+        assert len(busy) <= sum(k.turned_away for k in keepers), (
+            "a 503 from a process that was not the app's busy answer", posts,
+            [k.statuses for k in keepers])
         assert {r["server"] for r in after if r["route"] == "page" and r not in never_reached} == (
             {other}), after
         shots(keepers[0].page, "after-the-kill")
@@ -328,17 +338,22 @@ def test_a_rolling_restart_during_a_round_loses_nothing_and_closes_sockets_with_
             sockets_open(pages)
 
         assert_every_tap_accounted_for(pg, party, keepers, host, taps)
-        # Every tap a process started, it answered: the phones saw 200s, and at most the
-        # proxy's own 503s, for taps that never reached a process (for a moment mid-restart,
-        # none it could connect to: flags "SC"); the phone sent those again, and every tap is
-        # accounted for above. A process's own error, or a tap cut off in flight, fails here.
+        # Every tap a process started, it answered: the phones saw 200s, and at most 503s for
+        # taps nothing was written for: the proxy's own, for taps that never reached a process
+        # (for a moment mid-restart, none it could connect to: flags "SC"), and the app's busy
+        # answer (with Retry-After) to a tap it could not start in time. The phone sent those
+        # again, and every tap is accounted for above. A process's own error, or a tap cut off
+        # in flight, fails here.
         answers = [s for k in keepers for s in k.statuses]
+        turned_away = sum(k.turned_away for k in keepers)
         errors = [r for r in proxy.routes() if r["method"] == "POST" and int(r["status"]) >= 500]
         never_reached = [r for r in errors if r["status"] == "503" and r["flags"][:2] == "SC"]
-        assert set(answers) <= {200, 503} and errors == never_reached, (
+        busy = [r for r in errors if r["status"] == "503" and r not in never_reached]
+        assert set(answers) <= {200, 503} and len(errors) == len(never_reached) + len(busy), (
             "the graceful stop answered every tap it had started",
             [k.statuses for k in keepers], errors)
-        assert answers.count(503) <= len(never_reached), (answers, errors)
+        assert len(busy) <= turned_away, (answers, errors)
+        assert answers.count(503) <= len(never_reached) + turned_away, (answers, errors)
         shots(keepers[1].page, "after-the-restarts")
         keepers[0].bunco()
         for page in pages:
