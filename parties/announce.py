@@ -299,26 +299,24 @@ def on_commit_close(party, views, *, refetch_after, refetch_within):
     def seat_message(view, piece):
         return json.dumps({**closed, "views": {view: piece}, **later}, separators=(",", ":"))
 
-    def push():
-        seats = [
-            (
-                table_group(party.id, number),
-                {
-                    "type": "close.seats",
-                    "texts": {view: seat_message(view, piece) for view, piece in pieces.items()},
-                    "shows_close": seq,
-                },
-            )
-            for number, pieces in views.items()
-            if pieces
-        ]
-        everyone_else = (
-            party_group(party.id), json.dumps(closed, separators=(",", ":")),
-            {"unless_shown": seq},
+    # Serialised now, before the commit: the close writes its rows meanwhile
+    # (round_close, close_sql.written_meanwhile).
+    seats = [
+        (
+            table_group(party.id, number),
+            {
+                "type": "close.seats",
+                "texts": {view: seat_message(view, piece) for view, piece in pieces.items()},
+                "shows_close": seq,
+            },
         )
-        _run(_send_seats_then(party.id, seats, [everyone_else]))
-
-    transaction.on_commit(push)
+        for number, pieces in views.items()
+        if pieces
+    ]
+    everyone_else = (
+        party_group(party.id), json.dumps(closed, separators=(",", ":")), {"unless_shown": seq},
+    )
+    transaction.on_commit(lambda: _run(_send_seats_then(party.id, seats, [everyone_else])))
 
 
 async def _send_seats_then(party_id, seats, pushes):

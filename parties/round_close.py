@@ -83,9 +83,12 @@ def _player_id(players, scoring_id):
 
 def close_round(party, round_, live, rules, now):
     """Every table is done: mark the sheets, seat the next round, or end the night. `party`
-    needs only `id`, `seq` and `status` (the tap passes its lean row)."""
+    needs only `id`, `seq` and `status` (the tap passes its lean row).
+
+    The reads and the small writes come first; then the 2 x 400 rows of a big party go to the
+    database `written_meanwhile` with the rendering of every phone's new seat (close_sql)."""
     players, tables = roster(party.id)
-    save_sheet_lines(round_.pk, sheet_lines(live, players, tables))
+    lines = sheet_lines(live, players, tables)
     Round.objects.filter(pk=round_.pk).update(
         status=Round.Status.CLOSED,
         closed_at=now,
@@ -95,6 +98,7 @@ def close_round(party, round_, live, rules, now):
     progress = Progress(rules, bunco_set=round_.bunco_set.number, round=round_.number)
     following = progress.round_over()
     if following.state == "over":
+        save_sheet_lines(round_.pk, lines)
         Party.objects.filter(pk=party.id).update(status=Party.Status.FINISHED)
         party_changed(party, "closed")  # the night is over: every page refetches
         return
@@ -106,42 +110,55 @@ def close_round(party, round_, live, rules, now):
         party_id=party.id, bunco_set=bunco_set, number=following.round,
         target=following.target,
     )
-    seats = seat_round(nxt.id, seating, players, tables)
     status = party.status
     if following.state == "break":
         Party.objects.filter(pk=party.id).update(status=Party.Status.BREAK)
         status = Party.Status.BREAK
     seq_bump(party)
-    views = close_push.next_seat_views(
-        party_id=party.id,
-        status=status,
-        rules=rules,
-        closed_seating=live.seating,
-        next_round=nxt,
-        seats=seats,
-    )
-    players_here = sum(not p.is_ghost for p in players.values())
-    announce.on_commit_close(
-        party, views,
-        refetch_after=close_push.refetch_after(players_here),
-        refetch_within=close_push.refetch_spread(players_here),
-    )
+    seats = new_seats(seating, players, tables)
+    with close_sql.written_meanwhile():
+        save_sheet_lines(round_.pk, lines)
+        save_seats(nxt.id, seats)
+        views = close_push.next_seat_views(
+            party_id=party.id,
+            status=status,
+            rules=rules,
+            closed_seating=live.seating,
+            next_round=nxt,
+            seats=seats,
+        )
+        players_here = sum(not p.is_ghost for p in players.values())
+        announce.on_commit_close(
+            party, views,
+            refetch_after=close_push.refetch_after(players_here),
+            refetch_within=close_push.refetch_spread(players_here),
+        )
 
 
 def seat_round(round_id, seating, players, tables):
     """Write the round's seats from `seating` (scoring's player ids, table by table, in seat
     order) and return them, in table and seat order."""
-    seats = [
+    seats = new_seats(seating, players, tables)
+    save_seats(round_id, seats)
+    return seats
+
+
+def new_seats(seating, players, tables):
+    """The seats of `seating` (scoring's player ids, table by table, in seat order), in table
+    and seat order."""
+    return [
         NewSeat(tables[number], players[pid], position)
         for number, seated in enumerate(seating, start=1)
         for position, pid in enumerate(seated, start=1)
     ]
+
+
+def save_seats(round_id, seats):
     close_sql.insert_rows(
         Seat,
         SEAT_FIELDS,
         [(round_id, s.table.id, s.player.id, s.position, s.keeps_score) for s in seats],
     )
-    return seats
 
 
 def sheet_lines(live, players, tables):

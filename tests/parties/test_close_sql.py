@@ -1,7 +1,7 @@
 """The close's rows written as plain values (parties.close_sql) arrive as the ORM reads them."""
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
 from parties import close_sql, selectors
 from parties.models import ScoreSheetLine, Seat
@@ -57,3 +57,28 @@ def test_rows_beyond_the_databases_limit_on_parameters_go_in_several_statements(
 def test_no_rows_write_nothing():
     close_sql.insert_rows(ScoreSheetLine, ("round_id",), [])
     assert not ScoreSheetLine.objects.exists()
+
+
+def test_a_row_refused_inside_written_meanwhile_raises_by_the_blocks_end_and_writes_nothing():
+    """On PostgreSQL the block's statements are answered at its end: a refused row (here a
+    second sheet line for the same player and round) must still raise, and roll back what
+    went with it."""
+    party = new_party()
+    round_ = selectors.current_round(party)
+    rows = _lines(round_, Seat.objects.filter(round=round_))
+    fields = ("round_id", "player_id", "table_id", "won", "points", "buncos", "mini_buncos")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        with close_sql.written_meanwhile():
+            close_sql.insert_rows(ScoreSheetLine, fields, rows)
+            close_sql.insert_rows(ScoreSheetLine, fields, rows[:1])
+    assert not ScoreSheetLine.objects.exists()
+    with transaction.atomic(), close_sql.written_meanwhile():  # the connection is usable after
+        close_sql.insert_rows(ScoreSheetLine, fields, rows)
+    assert _read(round_) == sorted(rows, key=lambda row: row[1])
+
+
+def test_columns_go_as_arrays_of_their_values():
+    assert close_sql._array((3, -7, 0)) == "{3,-7,0}"
+    assert close_sql._array((True, False)) == "{t,f}"
+    assert close_sql._array((1, True)) == [1, True]  # mixed: left to the driver
+    assert close_sql._array((None, 2)) == [None, 2]
