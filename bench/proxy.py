@@ -46,9 +46,9 @@ MAX_P50_ADDED_MS = 0.5
 
 def spread_config(text):
     """deploy/haproxy.cfg without party stickiness: the backend balances every request and
-    every socket round-robin (the config closes its connection to daphne after each request,
-    `option http-server-close`, so each request is balanced anew). Everything else, the
-    headers, timeouts, health checks and log, stays as production has it. Fails if the config
+    every socket round-robin (HAProxy balances each request anew, also over kept-alive
+    connections). Everything else, the headers, timeouts, health checks and log, stays as
+    production has it. Fails if the config
     no longer has the lines it replaces, rather than measuring a sticky config as `spread`."""
     for line in STICKY_LINES:
         if text.count(line) != 1:

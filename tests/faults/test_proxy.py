@@ -326,11 +326,13 @@ def test_a_rolling_restart_during_a_round_loses_nothing_and_closes_sockets_with_
                 keeper.button("1 point").click()
                 taps[keeper.number] += 1
             assert server.exited(30) == 0, "the graceful stop did not exit cleanly"
-            if name == home:  # the tap it held was answered by it, not resent elsewhere
-                # (Once stopping, it takes no new connection: this one POST is that tap.)
-                posts = [r for r in proxy.routes()[mark:] if r["method"] == "POST"]
-                assert [(r["server"], r["status"]) for r in posts].count((home, "200")) == 1, (
-                    posts)
+            if name == home:  # the tap it held was answered by it, and nothing it got cut off
+                # (Once stopping, it takes no new connection, but the proxy's kept-alive
+                # connections to it still bring taps until its health check marks it down:
+                # each of those is answered too.)
+                posts = [r for r in proxy.routes()[mark:]
+                         if r["method"] == "POST" and r["server"] == home]
+                assert posts and all(r["status"] == "200" for r in posts), posts
             server.restart()
             proxy.wait_up(name)
             for keeper in keepers:
