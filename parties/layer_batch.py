@@ -8,15 +8,26 @@ close that was 101 round trips and nearly a third of the close's time on the ser
 Redis host go in one pipeline, in order, and a process hears one Redis's publishes in the order
 they were made, so what a phone receives is what sending them one by one gave.
 
-channels_redis's pub/sub layer has no call for this, so `send_many` uses five of its internal
-names (how a group's Redis channel is named, which host carries it, and that host's connection
-and lock; the host's `publish` for a lone message), as channels_redis 4.3 (constraints.txt)
-defines them; `pipelined_layer` tells whether the installed layer still has them. Another layer
-(the in-memory one), or a channels_redis that changed them, gets one `group_send` per message,
-as before, and a warning in the log.
+The same holds across writes. channels_redis publishes under one lock per Redis host, each
+message waiting for Redis's answer to the one before it, and an answer reaches a busy event
+loop only at its next turn: at twice a process's load (bench/ S4) taps waited up to a second
+for their turn to publish while the loop itself was only milliseconds behind. So the messages
+of every write go through one queue per host (`_Publisher`): while one pipeline is on its
+way, whatever is published meanwhile waits, and goes in the next one, in order. Lightly
+loaded, each write's messages go at once, as before; loaded, one round trip carries many
+writes'.
+
+channels_redis's pub/sub layer has no call for this, so `send_many` uses its internal names
+for how a group's Redis channel is named, which host carries it, and that host's connection
+and lock, as channels_redis 4.3 (constraints.txt) defines them; `pipelined_layer` tells
+whether the installed layer still has them. Another layer (the in-memory one), or a
+channels_redis that changed them, gets one `group_send` per message, as before, and a warning
+in the log.
 """
 
+import asyncio
 import logging
+import weakref
 
 from parties.layer_watch import is_watched_layer
 
@@ -40,7 +51,6 @@ def pipelined_layer(layer):
     if not (shards and named and routed) or not all(
         hasattr(shard, "_lock")
         and callable(getattr(shard, "_ensure_redis", None))
-        and callable(getattr(shard, "publish", None))
         for shard in shards
     ):
         return None
@@ -64,13 +74,59 @@ async def send_many(layer, messages):
             runs.append((shard, []))
         runs[-1][1].append((name, layer.serialize(message)))
     for shard, batch in runs:
-        if len(batch) == 1:  # a tap's one table update: a pipeline would only add to it
-            await shard.publish(*batch[0])
-            continue
+        await _publisher(shard).publish(batch)
+
+
+_publishers = weakref.WeakKeyDictionary()  # a Redis host's connection -> its _Publisher
+
+
+def _publisher(shard):
+    publisher = _publishers.get(shard)
+    if publisher is None:
+        publisher = _publishers[shard] = _Publisher(shard)
+    return publisher
+
+
+class _Publisher:
+    """One Redis host's publishes, in the order asked: each `publish` waits until its messages
+    are sent, in one pipeline with whatever else was asked for while the one before it was on
+    its way. A failure raises for every caller whose messages were in that pipeline."""
+
+    def __init__(self, shard):
+        self.shard = shard
+        self.waiting = []  # [(messages, future)], in order
+        self.task = None  # the flush under way
+
+    async def publish(self, messages):
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append((messages, future))
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._flush())
+        await future
+
+    async def _flush(self):
+        while self.waiting:
+            taken, self.waiting = self.waiting, []
+            try:
+                await self._send([m for messages, _ in taken for m in messages])
+            except Exception as error:  # noqa: BLE001 - each caller gets it
+                for _, future in taken:
+                    if not future.done():
+                        future.set_exception(error)
+                continue
+            for _, future in taken:
+                if not future.done():  # its caller may have been cancelled meanwhile
+                    future.set_result(None)
+
+    async def _send(self, messages):
+        shard = self.shard
         async with shard._lock:
             shard._ensure_redis()
+            if len(messages) == 1:  # a tap's one table update: a pipeline would only add to it
+                await shard._redis.publish(*messages[0])
+                return
             pipe = shard._redis.pipeline(transaction=False)
-            for name, data in batch:
+            for name, data in messages:
                 pipe.publish(name, data)
             await pipe.execute()
 

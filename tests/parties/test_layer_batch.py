@@ -111,3 +111,53 @@ def test_a_redis_that_cannot_be_reached_raises_for_the_caller_to_resync():
 
     with pytest.raises(RedisDown):
         run_alone(play())
+
+
+@pytest.mark.needs_redis
+def test_on_redis_writes_published_at_once_share_round_trips_and_keep_their_order(monkeypatch):
+    """Fifty writes publishing at the same moment (a loaded server's taps): each write's
+    messages arrive whole and in the order the writes asked, and they went to Redis in fewer
+    pipelines than there were writes (one on its way, the rest waiting for the next)."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    groups = groups_of_a_party()
+    writes = [[(groups[1], {"type": "push", "text": f"write {n} {part}"}) for part in "ab"]
+              for n in range(50)]
+    trips = []
+    send = layer_batch._Publisher._send
+
+    async def counted(self, messages):
+        trips.append(len(messages))
+        await send(self, messages)
+
+    monkeypatch.setattr(layer_batch._Publisher, "_send", counted)
+
+    async def play():
+        layer = RedisPubSubChannelLayer(hosts=[REDIS_URL], prefix=f"t{uuid.uuid4().hex[:8]}")
+        try:
+            channel = await layer.new_channel()
+            await layer.group_add(groups[1], channel)
+            await asyncio.sleep(0.2)  # Redis has the subscription
+            await asyncio.gather(*(layer_batch.send_many(layer, w) for w in writes))
+            return [(await asyncio.wait_for(layer.receive(channel), 5))["text"]
+                    for _ in range(100)]
+        finally:
+            await layer.flush()
+
+    got = run_alone(play())
+    assert got == [message["text"] for write in writes for _, message in write]
+    assert sum(trips) == 100 and len(trips) < len(writes), trips
+
+
+def test_every_write_in_a_failed_pipeline_is_told():
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+    from redis.exceptions import ConnectionError as RedisDown
+
+    async def play():
+        layer = RedisPubSubChannelLayer(hosts=["redis://127.0.0.1:9"], prefix="unreachable")
+        writes = [a_close(groups_of_a_party()) for _ in range(3)]
+        return await asyncio.gather(*(layer_batch.send_many(layer, w) for w in writes),
+                                    return_exceptions=True)
+
+    outcomes = run_alone(play())
+    assert len(outcomes) == 3 and all(isinstance(o, RedisDown) for o in outcomes), outcomes
