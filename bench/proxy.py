@@ -48,8 +48,8 @@ def spread_config(text):
     """deploy/haproxy.cfg without party stickiness: the backend balances every request and
     every socket round-robin (HAProxy balances each request anew, also over kept-alive
     connections). Everything else, the headers, timeouts, health checks and log, stays as
-    production has it. Fails if the config
-    no longer has the lines it replaces, rather than measuring a sticky config as `spread`."""
+    production has it. Fails if the config no longer has the lines it replaces, rather than
+    measuring a sticky config as `spread`."""
     for line in STICKY_LINES:
         if text.count(line) != 1:
             raise ValueError(f"deploy/haproxy.cfg does not have {line.strip()!r} once; "

@@ -95,28 +95,44 @@ class _Publisher:
     def __init__(self, shard):
         self.shard = shard
         self.waiting = []  # [(messages, future)], in order
+        self.sending = []  # the same, of the pipeline on its way
         self.task = None  # the flush under way
 
     async def publish(self, messages):
-        future = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
         self.waiting.append((messages, future))
         if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self._flush())
+            self.task = loop.create_task(self._flush())
+            self.task.add_done_callback(self._flushed)
         await future
 
     async def _flush(self):
         while self.waiting:
-            taken, self.waiting = self.waiting, []
+            self.sending, self.waiting = self.waiting, []
             try:
-                await self._send([m for messages, _ in taken for m in messages])
+                await self._send([m for messages, _ in self.sending for m in messages])
             except Exception as error:  # noqa: BLE001 - each caller gets it
-                for _, future in taken:
+                for _, future in self.sending:
                     if not future.done():
                         future.set_exception(error)
                 continue
-            for _, future in taken:
+            for _, future in self.sending:
                 if not future.done():  # its caller may have been cancelled meanwhile
                     future.set_result(None)
+        self.sending = []
+
+    def _flushed(self, task):
+        """A flush cancelled (the loop closing) leaves nobody waiting on it."""
+        if not task.cancelled():
+            return  # it answered every caller itself
+        for _, future in self.sending:
+            future.cancel()
+        self.sending = []
+        if self.task is task:  # no other flush has started, to send what is waiting
+            for _, future in self.waiting:
+                future.cancel()
+            self.waiting = []
 
     async def _send(self, messages):
         shard = self.shard

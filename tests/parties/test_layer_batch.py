@@ -161,3 +161,27 @@ def test_every_write_in_a_failed_pipeline_is_told():
 
     outcomes = run_alone(play())
     assert len(outcomes) == 3 and all(isinstance(o, RedisDown) for o in outcomes), outcomes
+
+
+@pytest.mark.needs_redis
+def test_writes_waiting_on_a_cancelled_flush_are_not_left_waiting():
+    """The loop closing cancels the pipeline under way: its writes and those queued behind it
+    are cancelled too, not left awaiting an answer that will never come."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    groups = groups_of_a_party()
+
+    async def play():
+        layer = RedisPubSubChannelLayer(hosts=[REDIS_URL], prefix=f"t{uuid.uuid4().hex[:8]}")
+        try:
+            writes = [asyncio.ensure_future(layer_batch.send_many(layer, a_close(groups)))
+                      for _ in range(3)]
+            await asyncio.sleep(0)  # each has asked; the first pipeline is on its way
+            shard = layer_batch.pipelined_layer(layer)._shards[0]
+            layer_batch._publisher(shard).task.cancel()
+            done, waiting = await asyncio.wait(writes, timeout=5)
+            return len(waiting), [w.cancelled() for w in writes]
+        finally:
+            await layer.flush()
+
+    assert run_alone(play()) == (0, [True, True, True])
