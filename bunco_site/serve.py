@@ -1,5 +1,6 @@
 """The server's launcher: daphne, with the measured server patches (bunco_site/server_tuning/)
-and the graceful stop on SIGTERM (bunco_site/graceful_daphne.py).
+and the graceful stop on SIGTERM (bunco_site/graceful_daphne.py), and the stall log if asked for
+(bunco_site/stall_log.py).
 
     python -m bunco_site.serve -b 0.0.0.0 -p 8000 bunco_site.asgi:application
 
@@ -17,7 +18,7 @@ import sys
 # first, as `python -m daphne` does, before anything could install another.
 from daphne.cli import CommandLineInterface
 
-from bunco_site import server_tuning
+from bunco_site import server_tuning, stall_log
 from bunco_site.graceful_daphne import GracefulServer
 
 
@@ -32,7 +33,18 @@ class Launcher(CommandLineInterface):
     def load_asgi_app(self, asgi_app_path):
         application = super().load_asgi_app(asgi_app_path)
         server_tuning.install()
+        from twisted.internet import reactor
+
+        reactor.callLater(0, _start_stall_log)  # on the loop, once it runs
         return application
+
+
+def _start_stall_log():
+    import asyncio
+
+    from django.conf import settings
+
+    stall_log.start(asyncio.get_running_loop(), settings.STALL_LOG)
 
 
 def main(argv=None):

@@ -293,6 +293,8 @@ LOGGING = {
             "level": "WARNING" if PARTY_SERVER else "INFO",
             "propagate": False,
         },
+        # The event loop's hold-ups, when BUNCO_STALL_LOG asks for them: once each, as above.
+        "bunco.stall_log": {"handlers": ["console"], "level": "WARNING", "propagate": False},
         "django.request": {"filters": ["redact_tokens"]},  # "Not Found: /l/<token>/"
         "django.security.csrf": {"filters": ["redact_tokens"]},  # "Forbidden (...): <path>"
         "django.channels.server": {"filters": ["redact_tokens"]},  # daphne's runserver
@@ -320,3 +322,7 @@ REQUESTS_AT_ONCE = env_number("BUNCO_REQUESTS_AT_ONCE", "4", int, 1, 256, "a who
 # both had) is answered 503 with Retry-After, and the phone's outbox sends it again. Past the
 # server's capacity this bounds the wait, instead of every tap queueing behind the backlog.
 TAP_WAIT = env_number("BUNCO_TAP_WAIT", "0.3", float, 0.01, 60, "a number of seconds")
+
+# A diagnostic: log the event loop's hold-ups of BUNCO_STALL_LOG seconds and more, with what the
+# loop was running (bunco_site/stall_log.py, docs/deploy.md). 0, the default: off.
+STALL_LOG = env_number("BUNCO_STALL_LOG", "0", float, 0, 60, "a number of seconds")

@@ -1,0 +1,93 @@
+"""The stall log (bunco_site/stall_log.py): an event loop held up is logged once, with what the
+loop was running and whether the watching thread was held too; a loop that keeps up is not."""
+
+import asyncio
+import collections
+import logging
+import os
+import threading
+import time
+
+import pytest
+
+from bunco_site import stall_log
+from tests.servers import Daphne, prepare
+
+
+@pytest.fixture
+def loop_with_watch(caplog):
+    """A running loop in a thread of its own, watched for hold-ups of 100 ms and more."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    watch = asyncio.run_coroutine_threadsafe(_made_on(loop), loop).result()
+    caplog.set_level(logging.WARNING, logger="bunco.stall_log")
+    yield loop
+    watch.stop()
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
+    loop.close()
+
+
+async def _made_on(loop):
+    watch = stall_log.StallWatch(loop, threshold=0.1)  # on the loop's thread, as the server does
+    watch.start()
+    return watch
+
+
+def hold_the_loop():
+    time.sleep(0.4)  # something synchronous on the loop: what the log must catch in the act
+
+
+def warnings_of(caplog):
+    return [r.getMessage() for r in caplog.records if r.name == "bunco.stall_log"]
+
+
+def test_a_held_loop_is_logged_once_with_what_it_was_running(loop_with_watch, caplog):
+    time.sleep(0.2)
+    held_at = time.monotonic()
+    loop_with_watch.call_soon_threadsafe(hold_the_loop)
+    time.sleep(0.8)
+    [warning] = warnings_of(caplog)
+    held_ms = int(warning.split("held up ")[1].split(" ms")[0])
+    assert 350 <= held_ms <= 700, warning
+    began = float(warning.split("(monotonic ")[1].split(" s)")[0])
+    assert 0 <= held_at - began <= 0.1, warning  # from the last beat before the hold-up
+    assert "the loop was busy" in warning
+    assert "in hold_the_loop" in warning  # the loop thread's stack, taken while it was held
+
+
+def test_a_loop_that_keeps_up_is_not_logged(loop_with_watch, caplog):
+    for _ in range(20):
+        loop_with_watch.call_soon_threadsafe(time.sleep, 0.02)  # short callbacks: no hold-up
+        time.sleep(0.03)
+    assert warnings_of(caplog) == []
+
+
+def test_a_watch_that_woke_as_late_as_the_hold_up_says_the_process_was_held():
+    stacks = collections.Counter({"  File 'x.py', line 1, in busy\n": 3})
+    paused = stall_log.describe(1.2, stacks, watch_late=1.1)
+    assert paused.startswith("event loop held up 1200 ms; the watch woke 1100 ms late too")
+    assert "seen in 3 of 3 looks" in paused
+    busy = stall_log.describe(1.2, stacks, watch_late=0.03)
+    assert "the watch woke on time (at worst 30 ms late): the loop was busy" in busy
+
+
+def test_off_unless_asked(monkeypatch):
+    monkeypatch.setattr(stall_log, "_watch", None)
+    assert stall_log.start(asyncio.new_event_loop(), 0) is None
+
+
+def test_the_servers_launcher_starts_it_when_asked(tmp_path):
+    # The launcher starts it on the running loop: a daphne process started as production
+    # starts it says so in its log (and one not asked does not).
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(DJANGO_DEBUG="1", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    prepare(env, static=False)
+    logs = {}
+    for asked in ("0.25", "0"):
+        log = tmp_path / f"daphne-{asked}.log"
+        Daphne({**env, "BUNCO_STALL_LOG": asked}, log_path=log).start().stop()
+        logs[asked] = log.read_text()
+    assert "stall log on: event loop hold-ups of 250 ms and more" in logs["0.25"]
+    assert "stall log" not in logs["0"]
