@@ -11,6 +11,8 @@ rolling restart) it
    down), and at most BUNCO_DRAIN_TIMEOUT seconds (default 15);
 4. then stops as daphne does.
 
+It also listens with a deeper queue than Twisted's default (bunco_site/listen_backlog.py).
+
 Plain daphne stops at once on SIGTERM: the requests under way are cancelled (the phones resend
 their taps, so nothing is lost either way, but a tap waits a retry longer) and the sockets drop
 without a close frame. SIGINT (Ctrl-C) still stops at once.
@@ -25,6 +27,8 @@ import time
 from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
+
+from bunco_site import listen_backlog
 
 logger = logging.getLogger("bunco.graceful_stop")
 
@@ -49,6 +53,7 @@ class GracefulServer(Server):
         self.drain_timeout = seconds_from_env("BUNCO_DRAIN_TIMEOUT", 15.0)
         # After the reactor has put in its own signal handlers (it does so as it starts).
         reactor.callWhenRunning(self.handle_sigterm)
+        self.endpoints = listen_backlog.deeper(self.endpoints)  # not Twisted's 50
         super().run()
 
     def listen_success(self, port):
