@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import fixtures
+from bench import fixtures, procstat
 from bench.procstat import Sampler, memory_kib
 from tests.servers import Daphne, ServerProcess, free_port, prepare
 
@@ -135,6 +135,7 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
         if app:
             plan["rewind_dsn"] = ctx["env"]["DATABASE_URL"]
     path = write_plan(plan)
+    overflows = procstat.listen_overflows()
     try:
         out = subprocess.run(  # noqa: S603
             gen_cmd(path), cwd=ROOT, capture_output=True, text=True, timeout=timeout
@@ -146,6 +147,8 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
         raise RuntimeError(f"generator failed:\n{out.stderr[-3000:]}")
     lines = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
     run_info = next(line for line in lines if line["phase"] == "_run")
+    # The machine's count over the whole run, the phones' connecting included.
+    run_info["listen_overflows"] = procstat.listen_overflows() - overflows
     results = []
     for line in lines:
         if line["phase"] == "_run":
@@ -284,11 +287,12 @@ def s2(ctx, args):
     steps = [int(n) for n in args.steps.split(",")]
     parties = fixtures.make_parties(max(steps), 12)
     ctx["html_bytes"] = fixtures.table_html_bytes(parties[0]["id"])
-    capacity = {"app": 0, "baseline": 0}
-    failed = {"app": False, "baseline": False}
-    all_lines = {"app": [], "baseline": []}
+    targets = _targets(args)
+    capacity = {t: 0 for t in targets}
+    failed = {t: False for t in targets}
+    all_lines = {t: [] for t in targets}
     for n in steps:
-        for target in ("app", "baseline"):
+        for target in targets:
             if failed[target]:
                 continue
             phases = [
@@ -323,7 +327,7 @@ def s2(ctx, args):
                 failed[target] = True
         if all(failed.values()):
             break
-    for target in ("app", "baseline"):
+    for target in targets:
         emit(
             {
                 "scenario": "S2",
@@ -335,6 +339,11 @@ def s2(ctx, args):
                 "pass": capacity[target] >= 250 if target == "app" else None,
             }
         )
+
+
+def _targets(args):
+    """The targets an S2 or S4 session runs: both, or the app alone (`--app-only`)."""
+    return ("app",) if args.app_only else ("app", "baseline")
 
 
 def s3(ctx, args):
@@ -405,7 +414,7 @@ def s4(ctx, args):
         {"name": "surge", "duration": args.duration, "parties": 2 * n, "period": 1.0},
         {"name": "after", "duration": 30, "parties": n, "period": 1.0},
     ]
-    for target in ("app", "baseline"):
+    for target in _targets(args):
         for r in run_load(target, ctx, parties, phases, timeout=args.duration + args.warmup + 400):
             line = median_line(
                 "S4",
@@ -509,7 +518,7 @@ def s7(ctx, args):
 SCENARIOS = {"S1": s1, "S2": s2, "S3": s3, "S4": s4, "S5": s5, "S6": s6, "S7": s7}
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -538,7 +547,14 @@ def main():
         default="100,150,200,250,300,350,400",
         help="S2: the party counts to try, in order",
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--app-only",
+        action="store_true",
+        help="S2, S4: leave out the baseline's runs (for an A/B of the app against itself)",
+    )
+    args = parser.parse_args(argv)
+    if args.app_only and args.scenario not in ("S2", "S4"):
+        parser.error("--app-only is for S2 and S4: the other scenarios compare with the baseline")
     if args.duration is None:
         args.duration = {"S2": 20.0, "S7": 30.0}.get(args.scenario, 60.0)
     if args.warmup is None:

@@ -21,6 +21,18 @@ def memory_kib(pid, key="VmRSS"):
     return 0
 
 
+def listen_overflows(path="/proc/net/netstat"):
+    """Connections the kernel dropped because a listening socket's queue was full, so far, on
+    this machine (TcpExt ListenOverflows): a dropped phone sends its first packet again only
+    after a second or more, which shows as a stall the server's own figures do not explain."""
+    with open(path) as f:
+        lines = [line.split() for line in f]
+    for names, values in zip(lines, lines[1:], strict=False):
+        if names[0] == "TcpExt:" and values[0] == "TcpExt:":
+            return int(values[names.index("ListenOverflows")])
+    return 0
+
+
 class Sampler(threading.Thread):
     """Samples (wall time, cpu seconds, rss KiB) of `pid` every `every` seconds."""
 

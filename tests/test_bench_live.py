@@ -2,7 +2,10 @@
 worst delivery passed 100 ms) does not pass S1 and does not hold an S2 step, even when its p99
 passes (docs/performance.md, "Tails are results")."""
 
-from bench.live import median_line, s1_pass, s2_step_ok
+import pytest
+
+from bench import procstat
+from bench.live import main, median_line, s1_pass, s2_step_ok
 
 
 def run(p99_ms=20.0, stalls=0, delivered=1000, p50_ms=4.0):
@@ -42,3 +45,25 @@ def test_an_s2_step_with_a_stalled_second_does_not_hold():
     assert not s2_step_ok(median_line("S2", "app", [run(p99_ms=36.0, stalls=1)]))
     assert not s2_step_ok(median_line("S2", "app", [run(p99_ms=101.0)]))
     assert not s2_step_ok(median_line("S2", "app", [run(delivered=999)]))
+
+
+def test_app_only_is_refused_where_the_verdict_needs_the_baseline(capsys):
+    # S1, S3 and S6 judge the app by its ratio to the baseline: leaving it out is an error,
+    # said before anything is set up.
+    with pytest.raises(SystemExit) as exit_:
+        main(["--scenario", "S1", "--app-only"])
+    assert exit_.value.code == 2
+    assert "--app-only is for S2 and S4" in capsys.readouterr().err
+
+
+def test_the_listen_overflow_count_is_read_from_the_kernels_table(tmp_path):
+    # /proc/net/netstat: a line of names, then a line of values, per protocol.
+    netstat = tmp_path / "netstat"
+    netstat.write_text(
+        "TcpExt: SyncookiesSent ListenOverflows ListenDrops\n"
+        "TcpExt: 0 27 27\n"
+        "IpExt: InNoRoutes\n"
+        "IpExt: 3\n"
+    )
+    assert procstat.listen_overflows(netstat) == 27
+    assert procstat.listen_overflows() >= 0  # this machine's own table reads too
