@@ -9,7 +9,8 @@ the beat is older than the threshold, the thread takes the loop thread's stack (
 running now), again at each look while the hold-up lasts, and when the loop beats again it logs
 one warning: how long, the stacks it saw and how often, and how late the watching thread
 itself woke. A thread that woke on time saw the loop held; one that woke as late as the hold-up
-was held too (the process was paused, or C code kept the interpreter's lock).
+was held too (the process was paused, or C code kept the interpreter's lock), and a thread
+woken that late is logged even when the loop ran again before it could look.
 
 Off unless `BUNCO_STALL_LOG` (settings.STALL_LOG) is a number of seconds above 0 (0.2 says:
 log hold-ups of 200 ms and more). Its cost when on: a callback on the loop and a thread
@@ -71,8 +72,12 @@ class StallWatch:
                 if frame is not None:
                     stacks[_stack(frame)] += 1
             elif held_since is not None:
-                self._log(held_since, beat - held_since, stacks, latest_wake)
+                self._log(held_since, beat - held_since, stacks, max(latest_wake, late))
                 held_since = None
+            elif late >= self.threshold:
+                # This thread was held as long, and the loop ran first once it could go on:
+                # the process was paused, or the interpreter's lock held, from when it was due.
+                self._log(now - late, late, collections.Counter(), late)
 
     def _log(self, began, seconds, stacks, latest_wake):
         logger.warning(describe(seconds, stacks, latest_wake, began))

@@ -5,13 +5,19 @@ import asyncio
 import collections
 import logging
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from bunco_site import stall_log
 from tests.servers import Daphne, prepare
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -91,3 +97,37 @@ def test_the_servers_launcher_starts_it_when_asked(tmp_path):
         logs[asked] = log.read_text()
     assert "stall log on: event loop hold-ups of 250 ms and more" in logs["0.25"]
     assert "stall log" not in logs["0"]
+
+
+def test_a_paused_process_is_logged_as_paused(tmp_path):
+    # A process stopped (SIGSTOP) and continued: the loop and the watch were both held, and
+    # the warning says so, whichever of the two runs first once it goes on.
+    script = tmp_path / "watched.py"
+    script.write_text(
+        "import asyncio, logging, sys\n"
+        "from bunco_site import stall_log\n"
+        "logging.basicConfig(stream=sys.stderr, level=logging.WARNING)\n"
+        "async def main():\n"
+        "    stall_log.start(asyncio.get_running_loop(), 0.1)\n"
+        "    print('ready', flush=True)\n"
+        "    await asyncio.sleep(30)\n"
+        "asyncio.run(main())\n"
+    )
+    process = subprocess.Popen(  # noqa: S603
+        [sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout.readline().strip() == "ready"
+        time.sleep(0.3)
+        process.send_signal(signal.SIGSTOP)
+        time.sleep(0.6)
+        process.send_signal(signal.SIGCONT)
+        time.sleep(0.5)
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=10)
+    held = [line for line in err.splitlines() if "held up" in line]
+    assert len(held) == 1, err
+    assert "late too: the process was paused or the interpreter's lock was held" in held[0]
+    assert 500 <= int(held[0].split("held up ")[1].split(" ms")[0]) <= 1000, held
