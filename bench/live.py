@@ -136,11 +136,14 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
             plan["rewind_dsn"] = ctx["env"]["DATABASE_URL"]
     path = write_plan(plan)
     overflows = procstat.listen_overflows()
+    gen_core = procstat.CoreSampler(GEN_CORE)
+    gen_core.start()
     try:
         out = subprocess.run(  # noqa: S603
             gen_cmd(path), cwd=ROOT, capture_output=True, text=True, timeout=timeout
         )
     finally:
+        gen_core.stop()
         server.stop()
         os.unlink(path)
     if out.returncode != 0:
@@ -156,7 +159,11 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
         if app and line.get("table_msg_bytes"):
             # The baseline sends table messages as large as the app's real ones.
             ctx["html_bytes"] = line["table_msg_bytes"] - ENVELOPE
-        line.update(server.figures(*line.pop("wall")))
+        wall = line.pop("wall")
+        line.update(server.figures(*wall))
+        # The generator's core, shared with PostgreSQL and Redis: near 100%, the bench was the
+        # limit and its stamps came late (bench/README.md).
+        line["gen_core_busy_pct"] = gen_core.busy_pct(*wall)
         line["run"] = run_info
         line["loadavg_1m"] = round(os.getloadavg()[0], 2)  # others' load on this shared box
         results.append(line)
@@ -314,6 +321,7 @@ def s2(ctx, args):
                 "run": r["run"],
                 "tap_status": r["tap_status"],
                 "gen_lag_p99_ms": r["gen_lag_p99_ms"],
+                "gen_core_busy_pct": r.get("gen_core_busy_pct"),
                 "worst_seconds_ms": r.get("worst_seconds_ms"),
                 "worst_seconds_at": r.get("worst_seconds_at"),
                 "seconds_over_100ms": r.get("seconds_over_100ms"),

@@ -64,3 +64,38 @@ class Sampler(threading.Thread):
 
     def peak_rss_mb(self):
         return round(max((s[2] for s in self.samples), default=0) / 1024, 1)
+
+
+def core_ticks(core, path="/proc/stat"):
+    """(busy, all) clock ticks a CPU core has spent so far: busy is running anything (user,
+    nice, system, interrupts, stolen by the host), all adds idle and I/O wait."""
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if fields[0] == f"cpu{core}":
+                user, nice, system, idle, iowait, irq, softirq, steal = map(int, fields[1:9])
+                busy = user + nice + system + irq + softirq + steal
+                return busy, busy + idle + iowait
+    raise ValueError(f"no cpu{core} in {path}")
+
+
+class CoreSampler(Sampler):
+    """Samples (wall time, busy ticks, all ticks) of CPU core `core` every `every` seconds:
+    how busy the generator's core was, whatever ran on it (the generator, PostgreSQL, Redis)."""
+
+    def __init__(self, core, every=0.5):
+        super().__init__(pid=None, every=every)
+        self.core = core
+
+    def run(self):
+        while not self.done.is_set():
+            self.samples.append((time.time(), *core_ticks(self.core)))
+            self.done.wait(self.every)
+
+    def busy_pct(self, start, end):
+        """% of the core's time busy over [start, end] (wall times)."""
+        inside = [s for s in self.samples if start <= s[0] <= end]
+        if len(inside) < 2:
+            return None
+        (_, b0, a0), (_, b1, a1) = inside[0], inside[-1]
+        return round(100 * (b1 - b0) / (a1 - a0), 1) if a1 > a0 else None

@@ -67,3 +67,19 @@ def test_the_listen_overflow_count_is_read_from_the_kernels_table(tmp_path):
     )
     assert procstat.listen_overflows(netstat) == 27
     assert procstat.listen_overflows() >= 0  # this machine's own table reads too
+
+
+def test_the_generators_core_is_read_from_the_kernels_table(tmp_path):
+    stat = tmp_path / "stat"
+    stat.write_text(
+        "cpu  10 0 10 100 0 0 0 0 0 0\n"
+        "cpu0 4 0 4 50 0 0 0 0 0 0\n"
+        "cpu1 6 1 2 30 5 1 1 3 0 0\n"  # busy: user, nice, system, irq, softirq, steal
+    )
+    assert procstat.core_ticks(1, stat) == (14, 49)  # idle and I/O wait count only in all
+    with pytest.raises(ValueError):
+        procstat.core_ticks(2, stat)
+    sampler = procstat.CoreSampler(1)
+    sampler.samples = [(0.0, 100, 1000), (1.0, 150, 1100), (2.0, 225, 1200), (3.0, 230, 1300)]
+    assert sampler.busy_pct(0.5, 2.5) == 75.0  # between the samples inside the window only
+    assert sampler.busy_pct(0.5, 1.5) is None  # one sample: no figure, rather than a wrong one
