@@ -326,3 +326,8 @@ TAP_WAIT = env_number("BUNCO_TAP_WAIT", "0.3", float, 0.01, 60, "a number of sec
 # A diagnostic: log the event loop's hold-ups of BUNCO_STALL_LOG seconds and more, with what the
 # loop was running (bunco_site/stall_log.py, docs/deploy.md). 0, the default: off.
 STALL_LOG = env_number("BUNCO_STALL_LOG", "0", float, 0, 60, "a number of seconds")
+if 0 < STALL_LOG < 0.05:  # the watch looks every 20 ms: shorter would log every look
+    raise ImproperlyConfigured(
+        f"BUNCO_STALL_LOG={os.environ['BUNCO_STALL_LOG']!r}: say 0 (off), or from 0.05 to 60 "
+        "seconds."
+    )

@@ -168,3 +168,21 @@ def test_a_deployment_prefix_redis_cannot_hold_cleanly_stops_the_start(prefix):
     result = manage("check", BUNCO_DEPLOYMENT_PREFIX=prefix, REDIS_URL=REDIS_URL)
     assert result.returncode != 0
     assert f"BUNCO_DEPLOYMENT_PREFIX={prefix!r}: use 1 to 40 letters" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "value, said",
+    [
+        ("soon", "say a number of seconds from 0 to 60."),
+        ("0.01", "say 0 (off), or from 0.05 to 60 seconds."),  # shorter than the watch's look
+    ],
+)
+def test_a_stall_log_threshold_it_cannot_keep_stops_the_start_and_says_so(value, said):
+    result = setting_in_a_new_process("STALL_LOG", BUNCO_STALL_LOG=value)
+    assert result.returncode != 0
+    assert f"BUNCO_STALL_LOG={value!r}: {said}" in result.stderr
+
+
+def test_the_stall_log_is_off_unless_asked_and_takes_seconds():
+    assert setting_in_a_new_process("STALL_LOG").stdout.strip() == "0.0"
+    assert setting_in_a_new_process("STALL_LOG", BUNCO_STALL_LOG="0.2").stdout.strip() == "0.2"
