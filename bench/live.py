@@ -537,7 +537,7 @@ def main(argv=None):
         default=None,
         help="measured seconds per run (S1 60, S2 20 per step, S3 60, S4 60, S7 30)",
     )
-    parser.add_argument("--warmup", type=float, help="unmeasured seconds first (S2 10, others 5)")
+    parser.add_argument("--warmup", type=float, help="unmeasured seconds first (S2 30, others 5)")
     parser.add_argument(
         "--repeats", type=int, default=3, help="runs per target (S1, S3, S5, S6, S7)"
     )
@@ -566,9 +566,12 @@ def main(argv=None):
     if args.duration is None:
         args.duration = {"S2": 20.0, "S7": 30.0}.get(args.scenario, 60.0)
     if args.warmup is None:
-        # S2's first taps replay every party's round (a fresh server knows none): at 300
-        # parties the backlog took ~5 s to drain at the steady load's 80% CPU.
-        args.warmup = 10.0 if args.scenario == "S2" else 5.0
+        # S2's first taps replay every party's round (a fresh server knows none), and the
+        # table's later taps wait behind them in the phone's outbox: at 300 parties that took
+        # ~5 s to drain at 80% CPU (2026-11-29), but at 250 parties near a slower machine's
+        # capacity 10 s was not enough, and the backlog showed as 4-21 s "stalls" in the
+        # measured window's first seconds (docs/performance.md, 2026-12-04).
+        args.warmup = 30.0 if args.scenario == "S2" else 5.0
     os.sched_setaffinity(0, {int(GEN_CORE)})
     export = None
     if args.app_ref:
