@@ -54,13 +54,19 @@ class Sampler(threading.Thread):
         self.done.set()
         self.join()
 
-    def cpu_pct(self, start, end):
-        """Server CPU over [start, end] (wall times), as % of one core."""
+    def growth_pct(self, start, end, part, whole):
+        """100 x the growth of field `part` over that of field `whole` between the first and
+        last samples inside [start, end] (wall times); None with fewer than two samples."""
         inside = [s for s in self.samples if start <= s[0] <= end]
         if len(inside) < 2:
             return None
-        (t0, c0, _), (t1, c1, _) = inside[0], inside[-1]
-        return round(100 * (c1 - c0) / (t1 - t0), 1) if t1 > t0 else None
+        first, last = inside[0], inside[-1]
+        span = last[whole] - first[whole]
+        return round(100 * (last[part] - first[part]) / span, 1) if span > 0 else None
+
+    def cpu_pct(self, start, end):
+        """Server CPU over [start, end] (wall times), as % of one core."""
+        return self.growth_pct(start, end, part=1, whole=0)
 
     def peak_rss_mb(self):
         return round(max((s[2] for s in self.samples), default=0) / 1024, 1)
@@ -94,8 +100,4 @@ class CoreSampler(Sampler):
 
     def busy_pct(self, start, end):
         """% of the core's time busy over [start, end] (wall times)."""
-        inside = [s for s in self.samples if start <= s[0] <= end]
-        if len(inside) < 2:
-            return None
-        (_, b0, a0), (_, b1, a1) = inside[0], inside[-1]
-        return round(100 * (b1 - b0) / (a1 - a0), 1) if a1 > a0 else None
+        return self.growth_pct(start, end, part=1, whole=2)

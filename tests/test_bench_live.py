@@ -83,3 +83,11 @@ def test_the_generators_core_is_read_from_the_kernels_table(tmp_path):
     sampler.samples = [(0.0, 100, 1000), (1.0, 150, 1100), (2.0, 225, 1200), (3.0, 230, 1300)]
     assert sampler.busy_pct(0.5, 2.5) == 75.0  # between the samples inside the window only
     assert sampler.busy_pct(0.5, 1.5) is None  # one sample: no figure, rather than a wrong one
+
+
+def test_the_servers_cpu_is_its_growth_between_the_samples_inside_the_window():
+    sampler = procstat.Sampler(pid=None)
+    sampler.samples = [(0.0, 1.0, 10), (1.0, 1.5, 20), (3.0, 2.5, 30), (4.0, 4.0, 40)]
+    assert sampler.cpu_pct(0.5, 3.5) == 50.0  # 1 s of CPU over the 2 s between 1.0 and 3.0
+    assert sampler.cpu_pct(3.5, 4.5) is None
+    assert sampler.peak_rss_mb() == round(40 / 1024, 1)
