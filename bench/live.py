@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import fixtures, procstat
+from bench import fixtures, procstat, speed
 from bench.procstat import Sampler, memory_kib
 from tests.servers import Daphne, ServerProcess, free_port, prepare
 
@@ -113,6 +113,7 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
     topologies, bench/proxy.py: the app behind the proxy); it answers as a Server does
     (`http`, `ws`, `figures`, `stop`, `errors`, `log_path`)."""
     app = target != "baseline"
+    speed_before = speed.probe([TASKSET, "-c", SERVER_CORE])
     if app:
         fixtures.refresh_versions(parties)
         versions = [p["versions"] for p in parties]
@@ -137,13 +138,17 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
     path = write_plan(plan)
     overflows = procstat.listen_overflows()
     gen_core = procstat.CoreSampler(GEN_CORE)
+    # Finer: a stalled second is set beside what its core did in it.
+    server_core = procstat.CoreSampler(SERVER_CORE, every=0.1, pid=getattr(server, "pid", None))
     gen_core.start()
+    server_core.start()
     try:
         out = subprocess.run(  # noqa: S603
             gen_cmd(path), cwd=ROOT, capture_output=True, text=True, timeout=timeout
         )
     finally:
         gen_core.stop()
+        server_core.stop()
         server.stop()
         os.unlink(path)
     if out.returncode != 0:
@@ -152,6 +157,8 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
     run_info = next(line for line in lines if line["phase"] == "_run")
     # The machine's count over the whole run, the phones' connecting included.
     run_info["listen_overflows"] = procstat.listen_overflows() - overflows
+    # How fast the server's core ran plain Python just before and after (bench/speed.py)
+    run_info["speed_ms"] = [speed_before, speed.probe([TASKSET, "-c", SERVER_CORE])]
     results = []
     for line in lines:
         if line["phase"] == "_run":
@@ -164,6 +171,7 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
         # The generator's core, shared with PostgreSQL and Redis: near 100%, the bench was the
         # limit and its stamps came late (bench/README.md).
         line["gen_core_busy_pct"] = gen_core.busy_pct(*wall)
+        line.update(server_core_figures(server_core, wall, line))
         line["run"] = run_info
         line["loadavg_1m"] = round(os.getloadavg()[0], 2)  # others' load on this shared box
         results.append(line)
@@ -171,6 +179,21 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
     if errs:
         log(f"  {target} server log ({server.log_path}):", *errs, sep="\n    ")
     return results
+
+
+def server_core_figures(core, wall, line):
+    """The server's core over a measured phase (wall times): how busy, and how much of it the
+    host took (stolen); and for each of the phase's worst seconds, [busy, server, stolen] in %
+    of the core from the second its taps were due to its worst delivery. A stalled second with
+    the core far from full was not the CPU; one with the core full and the server's share
+    small was something else on that core."""
+    worst = zip(line.get("worst_seconds_at") or [], line.get("worst_seconds_ms") or [],
+                strict=True)
+    return {
+        "server_core_busy_pct": core.busy_pct(*wall),
+        "server_core_stolen_pct": core.stolen_pct(*wall),
+        "worst_seconds_core": [core.second(at, at + 1 + ms / 1000) for at, ms in worst],
+    }
 
 
 # The length of a table message without its html (the JSON envelope around it).
@@ -322,6 +345,9 @@ def s2(ctx, args):
                 "tap_status": r["tap_status"],
                 "gen_lag_p99_ms": r["gen_lag_p99_ms"],
                 "gen_core_busy_pct": r.get("gen_core_busy_pct"),
+                "server_core_busy_pct": r.get("server_core_busy_pct"),
+                "server_core_stolen_pct": r.get("server_core_stolen_pct"),
+                "worst_seconds_core": r.get("worst_seconds_core"),
                 "worst_seconds_ms": r.get("worst_seconds_ms"),
                 "worst_seconds_at": r.get("worst_seconds_at"),
                 "seconds_over_100ms": r.get("seconds_over_100ms"),

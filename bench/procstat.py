@@ -7,10 +7,14 @@ import time
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid):
+def cpu_ticks(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def cpu_seconds(pid):
+    return cpu_ticks(pid) / TICK
 
 
 def memory_kib(pid, key="VmRSS"):
@@ -73,31 +77,55 @@ class Sampler(threading.Thread):
 
 
 def core_ticks(core, path="/proc/stat"):
-    """(busy, all) clock ticks a CPU core has spent so far: busy is running anything (user,
-    nice, system, interrupts, stolen by the host), all adds idle and I/O wait."""
+    """(busy, all, stolen) clock ticks a CPU core has spent so far: busy is running anything
+    (user, nice, system, interrupts, stolen by the host), all adds idle and I/O wait; stolen is
+    the part of busy the host's hypervisor ran something else on this machine's core."""
     with open(path) as f:
         for line in f:
             fields = line.split()
             if fields[0] == f"cpu{core}":
                 user, nice, system, idle, iowait, irq, softirq, steal = map(int, fields[1:9])
                 busy = user + nice + system + irq + softirq + steal
-                return busy, busy + idle + iowait
+                return busy, busy + idle + iowait, steal
     raise ValueError(f"no cpu{core} in {path}")
 
 
 class CoreSampler(Sampler):
-    """Samples (wall time, busy ticks, all ticks) of CPU core `core` every `every` seconds:
-    how busy the generator's core was, whatever ran on it (the generator, PostgreSQL, Redis)."""
+    """Samples (wall time, busy ticks, all ticks, stolen ticks, monotonic time, `pid`'s ticks)
+    of CPU core `core` every `every` seconds: how busy the core was, whatever ran on it, how
+    much of it the host took (stolen), and how much of it process `pid` (if given) used."""
 
-    def __init__(self, core, every=0.5):
-        super().__init__(pid=None, every=every)
+    def __init__(self, core, every=0.5, pid=None):
+        super().__init__(pid=pid, every=every)
         self.core = core
 
     def run(self):
         while not self.done.is_set():
-            self.samples.append((time.time(), *core_ticks(self.core)))
+            try:
+                own = cpu_ticks(self.pid) if self.pid else 0
+            except (FileNotFoundError, ProcessLookupError):
+                own = 0
+            self.samples.append((time.time(), *core_ticks(self.core), time.monotonic(), own))
             self.done.wait(self.every)
 
     def busy_pct(self, start, end):
         """% of the core's time busy over [start, end] (wall times)."""
         return self.growth_pct(start, end, part=1, whole=2)
+
+    def stolen_pct(self, start, end):
+        """% of the core's time the host took over [start, end] (wall times)."""
+        return self.growth_pct(start, end, part=3, whole=2)
+
+    def second(self, start, end):
+        """The core over [start, end] on the monotonic clock (a stalled second, as bench.gen
+        stamps it), from the samples just outside it: [busy %, process `pid`'s %, stolen %]
+        of the core's time, or None without two samples."""
+        before = [s for s in self.samples if s[4] <= start]
+        after = [s for s in self.samples if s[4] >= end]
+        if not before or not after:
+            return None
+        first, last = before[-1], after[0]
+        span = last[2] - first[2]
+        if span <= 0:
+            return None
+        return [round(100 * (last[i] - first[i]) / span) for i in (1, 5, 3)]

@@ -4,7 +4,7 @@ passes (docs/performance.md, "Tails are results")."""
 
 import pytest
 
-from bench import procstat
+from bench import live, procstat, speed
 from bench.live import main, median_line, s1_pass, s2_step_ok
 
 
@@ -69,20 +69,45 @@ def test_the_listen_overflow_count_is_read_from_the_kernels_table(tmp_path):
     assert procstat.listen_overflows() >= 0  # this machine's own table reads too
 
 
-def test_the_generators_core_is_read_from_the_kernels_table(tmp_path):
+def test_a_cores_time_is_read_from_the_kernels_table(tmp_path):
     stat = tmp_path / "stat"
     stat.write_text(
         "cpu  10 0 10 100 0 0 0 0 0 0\n"
         "cpu0 4 0 4 50 0 0 0 0 0 0\n"
         "cpu1 6 1 2 30 5 1 1 3 0 0\n"  # busy: user, nice, system, irq, softirq, steal
     )
-    assert procstat.core_ticks(1, stat) == (14, 49)  # idle and I/O wait count only in all
+    # idle and I/O wait count only in all; stolen counts in busy too
+    assert procstat.core_ticks(1, stat) == (14, 49, 3)
     with pytest.raises(ValueError):
         procstat.core_ticks(2, stat)
     sampler = procstat.CoreSampler(1)
-    sampler.samples = [(0.0, 100, 1000), (1.0, 150, 1100), (2.0, 225, 1200), (3.0, 230, 1300)]
+    # (wall, busy, all, stolen, monotonic, a process's ticks)
+    sampler.samples = [
+        (0.0, 100, 1000, 0, 50.0, 0),
+        (1.0, 150, 1100, 10, 51.0, 20),
+        (2.0, 225, 1200, 30, 52.0, 80),
+        (3.0, 230, 1300, 30, 53.0, 85),
+    ]
     assert sampler.busy_pct(0.5, 2.5) == 75.0  # between the samples inside the window only
     assert sampler.busy_pct(0.5, 1.5) is None  # one sample: no figure, rather than a wrong one
+    assert sampler.stolen_pct(0.5, 2.5) == 20.0
+    # A second on the monotonic clock, from the samples just outside it: [busy, pid, stolen]
+    assert sampler.second(51.0, 52.0) == [75, 60, 20]
+    assert sampler.second(51.5, 52.2) == [40, 32, 10]  # 51.0 to 53.0
+    assert sampler.second(52.5, 53.5) is None  # no sample after it yet
+
+
+def test_a_runs_worst_seconds_are_set_beside_the_server_core(tmp_path):
+    sampler = procstat.CoreSampler(0)
+    sampler.samples = [(10.0 + t, 100 * t, 100 * t, 5 * t, 60.0 + t, 80 * t) for t in range(6)]
+    line = {"worst_seconds_at": [61, 63], "worst_seconds_ms": [150, 40]}
+    figures = live.server_core_figures(sampler, (10.0, 15.0), line)
+    assert figures == {
+        "server_core_busy_pct": 100.0,
+        "server_core_stolen_pct": 5.0,
+        "worst_seconds_core": [[100, 80, 5], [100, 80, 5]],
+    }
+    assert live.server_core_figures(sampler, (10.0, 15.0), {})["worst_seconds_core"] == []
 
 
 def test_the_servers_cpu_is_its_growth_between_the_samples_inside_the_window():
@@ -91,3 +116,10 @@ def test_the_servers_cpu_is_its_growth_between_the_samples_inside_the_window():
     assert sampler.cpu_pct(0.5, 3.5) == 50.0  # 1 s of CPU over the 2 s between 1.0 and 3.0
     assert sampler.cpu_pct(3.5, 4.5) is None
     assert sampler.peak_rss_mb() == round(40 / 1024, 1)
+
+
+def test_the_speed_probe_times_its_work_in_a_process_of_its_own():
+    assert speed.work() == 20_000
+    assert speed.measure(repeats=1) > 0
+    assert speed.probe() > 0  # a fresh interpreter (the bench starts it on the server's core)
+    assert speed.probe(["/nonexistent/taskset"]) is None  # a probe never stops a run
