@@ -81,7 +81,11 @@ def test_a_watch_that_woke_as_late_as_the_hold_up_says_the_process_was_held():
 
 def test_off_unless_asked(monkeypatch):
     monkeypatch.setattr(stall_log, "_watch", None)
-    assert stall_log.start(asyncio.new_event_loop(), 0) is None
+    loop = asyncio.new_event_loop()
+    try:
+        assert stall_log.start(loop, 0) is None
+    finally:
+        loop.close()
 
 
 def test_the_servers_launcher_starts_it_when_asked(tmp_path):

@@ -117,13 +117,26 @@ def other_host(party):
 
 @pytest.fixture(autouse=True)
 def _fresh_limits():
-    # The rate limits count in Django's cache (locmem here), which outlives a test: without
-    # this, the parties every test creates from 127.0.0.1 would add up to the creation limit.
-    from django.core.cache import cache
-
-    cache.clear()
+    # The rate limits count in Django's cache, which outlives a test: without this, the
+    # parties every test creates from 127.0.0.1 would add up to the creation limit.
+    clear_own_cache()
     yield
-    cache.clear()
+    clear_own_cache()
+
+
+def clear_own_cache():
+    """Forget what the app's cache holds. On Redis only the cache's own keys go: clear() is a
+    FLUSHDB, which would wipe whatever else shares the database (another test run's)."""
+    from django.core.cache import cache
+    from django.core.cache.backends.redis import RedisCache
+
+    if not isinstance(cache, RedisCache):
+        cache.clear()
+        return
+    client = cache._cache.get_client(write=True)
+    keys = list(client.scan_iter(match=cache.make_key("*"), count=1000))
+    if keys:
+        client.delete(*keys)
 
 
 @pytest.fixture(autouse=True)
