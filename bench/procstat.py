@@ -100,11 +100,13 @@ class CoreSampler(Sampler):
         self.core = core
 
     def run(self):
+        own = None
         while not self.done.is_set():
-            try:
-                own = cpu_ticks(self.pid) if self.pid else 0
-            except (FileNotFoundError, ProcessLookupError):
-                own = 0
+            if self.pid:
+                try:
+                    own = cpu_ticks(self.pid)
+                except (FileNotFoundError, ProcessLookupError):
+                    pass  # gone: its last count stands
             self.samples.append((time.time(), *core_ticks(self.core), time.monotonic(), own))
             self.done.wait(self.every)
 
@@ -118,8 +120,8 @@ class CoreSampler(Sampler):
 
     def second(self, start, end):
         """The core over [start, end] on the monotonic clock (a stalled second, as bench.gen
-        stamps it), from the samples just outside it: [busy %, process `pid`'s %, stolen %]
-        of the core's time, or None without two samples."""
+        stamps it), from the samples just outside it: [busy %, process `pid`'s % (None
+        without a pid), stolen %] of the core's time, or None without two samples."""
         before = [s for s in self.samples if s[4] <= start]
         after = [s for s in self.samples if s[4] >= end]
         if not before or not after:
@@ -128,4 +130,10 @@ class CoreSampler(Sampler):
         span = last[2] - first[2]
         if span <= 0:
             return None
-        return [round(100 * (last[i] - first[i]) / span) for i in (1, 5, 3)]
+
+        def pct(i):
+            if first[i] is None or last[i] is None:
+                return None
+            return round(100 * (last[i] - first[i]) / span)
+
+        return [pct(1), pct(5), pct(3)]

@@ -95,6 +95,8 @@ def test_a_cores_time_is_read_from_the_kernels_table(tmp_path):
     assert sampler.second(51.0, 52.0) == [75, 60, 20]
     assert sampler.second(51.5, 52.2) == [40, 32, 10]  # 51.0 to 53.0
     assert sampler.second(52.5, 53.5) is None  # no sample after it yet
+    sampler.samples = [(*s[:5], None) for s in sampler.samples]  # no process to follow
+    assert sampler.second(51.0, 52.0) == [75, None, 20]
 
 
 def test_a_runs_worst_seconds_are_set_beside_the_server_core(tmp_path):
