@@ -9,6 +9,7 @@
 """
 
 import re
+import threading
 
 import pytest
 from django.test import Client
@@ -137,6 +138,28 @@ def clear_own_cache():
     keys = list(client.scan_iter(match=cache.make_key("*"), count=1000))
     if keys:
         client.delete(*keys)
+
+
+@pytest.fixture(autouse=True)
+def _close_the_socket_reads_connections():
+    # A socket's reads run in threads of their own (parties/consumers.py), whose connections
+    # (pooled, on PostgreSQL) would stay checked out after a test that opened a socket and
+    # keep the test database from being dropped at the end. One close in each thread: each
+    # waits at the barrier for the others, so no thread takes two.
+    yield
+    from django.db import connections
+
+    from parties import consumers
+
+    threads = consumers._socket_reads._max_workers
+    barrier = threading.Barrier(threads)
+
+    def close():
+        connections.close_all()
+        barrier.wait(timeout=10)
+
+    for done in [consumers._socket_reads.submit(close) for _ in range(threads)]:
+        done.result()
 
 
 @pytest.fixture(autouse=True)

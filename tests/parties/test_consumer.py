@@ -2,16 +2,15 @@
 
 import asyncio
 import json
-import threading
 import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections, transaction
+from django.db import transaction
 
 from bunco_site.asgi import application
-from parties import announce, consumers
+from parties import announce
 from parties.models import AccessLink, Party
 from parties.services.link import link_reissue
 from parties.services.party import party_reshuffle, party_swap_players
@@ -20,23 +19,6 @@ from parties.services.round import bell_ring, round_start
 from tests.parties.conftest import Browser, create_party, redeem
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture(autouse=True)
-def _close_the_socket_reads_connections():
-    # A socket's reads run in threads of their own (parties/consumers.py), whose connections
-    # (pooled, on PostgreSQL) would stay checked out after the tests and keep the test database
-    # from being dropped. One close in each thread: each waits at the barrier for the others.
-    yield
-    threads = consumers._socket_reads._max_workers
-    barrier = threading.Barrier(threads)
-
-    def close():
-        connections.close_all()
-        barrier.wait(timeout=10)
-
-    for done in [consumers._socket_reads.submit(close) for _ in range(threads)]:
-        done.result()
 
 
 def _phone_cookie(party, *more_links, **link):
