@@ -99,7 +99,7 @@ def test_a_cores_time_is_read_from_the_kernels_table(tmp_path):
     assert sampler.second(51.0, 52.0) == [75, None, 20]
 
 
-def test_a_runs_worst_seconds_are_set_beside_the_server_core(tmp_path):
+def test_a_runs_worst_seconds_are_set_beside_the_server_core():
     sampler = procstat.CoreSampler(0)
     sampler.samples = [(10.0 + t, 100 * t, 100 * t, 5 * t, 60.0 + t, 80 * t) for t in range(6)]
     line = {"worst_seconds_at": [61, 63], "worst_seconds_ms": [150, 40]}
