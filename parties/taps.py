@@ -10,8 +10,9 @@ The turn is held until the state after the tap is remembered, so the next tap of
 it and does not replay the round.
 
 Before it starts, a tap is admitted (parties.admission): if it has not had its party's turn and
-a worker thread within a short wait, it is answered busy (503, Retry-After) with nothing read
-or written, and the phone's outbox sends it again.
+a worker thread within a short wait, or finds every one of the process's slots for taps in hand
+taken (parties.tap_limit), it is answered busy (503, Retry-After) with nothing read or written,
+and the phone's outbox sends it again.
 """
 
 import asyncio
@@ -22,7 +23,7 @@ import uuid
 
 from django.db import connections
 
-from parties import admission, announce
+from parties import admission, announce, tap_limit
 from parties.services.errors import PartyError, StaleTap
 from parties.services.roll import roll_record
 from scoring import InvalidRoll
@@ -152,8 +153,8 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
     as `links()` gives them (called in the worker thread: it may load the session), or the
     database session `session_key` (read with the tap's statements). The phone's answer as
     `answer` gives it, or busy (admission.busy_answer: 503, nothing read or written) when the
-    tap could not start within the admission's wait; the table's phones are sent its update
-    before this returns."""
+    tap could not start within the admission's wait or found no slot free; the table's phones
+    are sent its update before this returns."""
     loop = asyncio.get_running_loop()
     call = functools.partial(
         _in_worker, loop, party_id, table_number, fields, links, session_key
@@ -161,12 +162,13 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
     ticket = admission.Ticket()
     try:
         async with ticket.holding(_turns.of(party_id)):
-            # The loop's worker threads directly, without sync_to_async's copy of the caller's
-            # context there and back (a share of the interpreter's time bench/ S2 could see):
-            # the tap needs nothing from it.
-            result, outbox = await ticket.run(loop, call)
-            await announce.send_outbox(outbox)  # the table's phones first, then the answer
-            return result
+            with tap_limit.of_loop().slot():  # or busy, with none free
+                # The loop's worker threads directly, without sync_to_async's copy of the
+                # caller's context there and back (a share of the interpreter's time bench/ S2
+                # could see): the tap needs nothing from it.
+                result, outbox = await ticket.run(loop, call)
+                await announce.send_outbox(outbox)  # the table's phones first, then the answer
+                return result
     except admission.Busy:
         return admission.busy_answer()
 

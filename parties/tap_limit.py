@@ -1,0 +1,72 @@
+"""How many taps a process works on at once, adapted to how long they take.
+
+A tap's admission (parties.admission) bounds how long it may wait to start. Past a process's
+capacity that is not enough: a started tap shares the event loop, the worker threads and the
+publish to Redis with every other started tap, and with too many of them each takes longer
+(bench/ S4 at twice the capacity: started taps answered in 1.3 s at p99, docs/performance.md).
+
+So a tap also needs a slot, one of `limit`, from its start until its table's phones have been
+sent its update; with none free it is answered busy at once, and its phone sends it again
+later with whatever it queued meanwhile. The limit follows the taps' own time in their slot
+as TCP's congestion window follows its round trips (additive increase, multiplicative
+decrease): a tap that took longer than `SLOW` cuts it by a quarter, once for all the taps
+started before the cut (they report the same overload); each tap that did not grows it by one
+slot spread over a limit's worth of taps, while at least half the slots are in use. A process
+that keeps up with its load stays well under its limit and turns nothing away.
+"""
+
+import asyncio
+import contextlib
+import time
+import weakref
+
+from django.conf import settings
+
+from parties.admission import Busy
+
+FLOOR, START, CEILING = 2, 8, 64  # slots
+BACK_OFF = 0.75  # what a slow tap leaves of the limit
+
+
+class AdaptiveLimit:
+    """`slow`: the seconds in its slot past which a tap says the process has too much in hand
+    (settings.TAP_SLOW)."""
+
+    def __init__(self, *, slow, floor=FLOOR, start=START, ceiling=CEILING):
+        self.slow, self.floor, self.ceiling = slow, floor, ceiling
+        self.limit = float(start)
+        self.in_flight = 0
+        self._last_cut = float("-inf")
+
+    @contextlib.contextmanager
+    def slot(self):
+        """Hold a slot for the block; Busy if none is free."""
+        if self.in_flight >= self.limit:
+            raise Busy
+        self.in_flight += 1
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self._adapt(started, time.monotonic())
+            self.in_flight -= 1
+
+    def _adapt(self, started, now):
+        if now - started > self.slow:
+            if started >= self._last_cut:
+                self.limit = max(self.floor, self.limit * BACK_OFF)
+                self._last_cut = now
+        elif self.in_flight * 2 >= self.limit:
+            self.limit = min(self.ceiling, self.limit + 1 / self.limit)
+
+
+_limits = weakref.WeakKeyDictionary()  # event loop -> its limit
+
+
+def of_loop():
+    """The running loop's limit (one a process, for its server's loop)."""
+    loop = asyncio.get_running_loop()
+    limit = _limits.get(loop)
+    if limit is None:
+        limit = _limits[loop] = AdaptiveLimit(slow=settings.TAP_SLOW)
+    return limit

@@ -1,0 +1,205 @@
+"""The taps a process works on at once (parties.tap_limit): a tap that finds every slot taken
+is answered busy at once, unstarted; the limit falls by a quarter when a tap in its slot is
+slow (once for the taps started before the cut) and grows by one slot a limit's worth of fast
+taps while the slots are in use, between its floor and its ceiling.
+
+Time is the test's own clock, so each decision is made on a known duration."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from hypothesis import given
+from hypothesis import strategies as st
+
+from parties import admission, tap_limit, tap_path
+from tests.loops import on_a_loop_of_its_own
+from tests.parties.test_settings import setting_in_a_new_process
+from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self):
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(tap_limit, "time", clock)
+    return clock
+
+
+def limit_of(start, **kwargs):
+    return tap_limit.AdaptiveLimit(
+        start=start, **{"slow": 0.1, "floor": 1, "ceiling": 64, **kwargs}
+    )
+
+
+def tap_taking(limit, clock, seconds):
+    with limit.slot():
+        clock.now += seconds
+
+
+def test_a_tap_finding_every_slot_taken_is_turned_away_and_holds_none(clock):
+    limit = limit_of(2)
+    with limit.slot(), limit.slot():
+        with pytest.raises(admission.Busy):
+            with limit.slot():
+                pytest.fail("a third tap ran in a limit of two")
+        assert limit.in_flight == 2
+    assert limit.in_flight == 0
+    with limit.slot():  # free again
+        assert limit.in_flight == 1
+
+
+def test_a_tap_that_fails_gives_its_slot_back(clock):
+    limit = limit_of(1)
+    with pytest.raises(RuntimeError), limit.slot():
+        raise RuntimeError("the database went away")
+    assert limit.in_flight == 0
+
+
+def test_a_slow_tap_cuts_the_limit_by_a_quarter(clock):
+    limit = limit_of(16, slow=0.1)
+    tap_taking(limit, clock, 0.15)
+    assert limit.limit == 12
+    tap_taking(limit, clock, 0.15)  # started after the cut: cuts again
+    assert limit.limit == 9
+
+
+def test_the_slow_taps_started_before_a_cut_cut_it_once_between_them(clock):
+    limit = limit_of(16, slow=0.1)
+    slots = [limit.slot() for _ in range(3)]
+    for slot in slots:
+        slot.__enter__()
+    clock.now += 0.5
+    for slot in slots:
+        slot.__exit__(None, None, None)
+    assert limit.limit == 12
+
+
+def test_the_limit_never_falls_below_its_floor(clock):
+    limit = limit_of(3, floor=2, slow=0.1)
+    for _ in range(5):
+        tap_taking(limit, clock, 1.0)
+    assert limit.limit == 2
+
+
+def test_fast_taps_grow_the_limit_by_a_slot_over_a_limits_worth_while_the_slots_are_in_use(
+    clock,
+):
+    limit = limit_of(4, slow=0.1)
+    held = [limit.slot() for _ in range(2)]  # half the slots in use
+    for slot in held:
+        slot.__enter__()
+    for _ in range(4):
+        tap_taking(limit, clock, 0.01)
+    assert 4.9 < limit.limit < 5  # 1/4 + 1/4.25 + ... : four taps, a little under a slot
+    for slot in held:
+        slot.__exit__(None, None, None)
+
+
+def test_a_process_using_few_of_its_slots_does_not_grow_its_limit(clock):
+    limit = limit_of(8, slow=0.1)
+    for _ in range(100):
+        tap_taking(limit, clock, 0.01)  # one at a time
+    assert limit.limit == 8
+
+
+def test_the_limit_never_grows_past_its_ceiling(clock):
+    limit = limit_of(4, ceiling=5, slow=0.1)
+    held = [limit.slot() for _ in range(3)]
+    for slot in held:
+        slot.__enter__()
+    for _ in range(100):
+        tap_taking(limit, clock, 0.01)
+    assert limit.limit == 5
+
+
+def test_by_default_a_tap_is_slow_past_100_ms_in_its_slot():
+    assert setting_in_a_new_process("TAP_SLOW").stdout.split() == ["0.1"]
+    assert setting_in_a_new_process("TAP_SLOW", BUNCO_TAP_SLOW="0.25").stdout.split() == ["0.25"]
+
+
+@pytest.mark.parametrize("slow", ["0", "-1", "61", "fast"])
+def test_the_settings_refuse_a_slow_time_that_is_not_one(slow):
+    result = setting_in_a_new_process("TAP_SLOW", BUNCO_TAP_SLOW=slow)
+    assert result.returncode != 0
+    assert "BUNCO_TAP_SLOW" in result.stderr
+
+
+# A run of taps: each starts (if a slot is free) or ends one of those started, after some time.
+events = st.lists(
+    st.tuples(st.booleans(), st.floats(min_value=0, max_value=0.5)), max_size=200
+)
+
+
+@given(events)
+def test_slots_in_use_never_pass_the_limit_and_all_come_back(run):
+    clock = Clock()
+    limit = tap_limit.AdaptiveLimit(slow=0.1, floor=2, start=8, ceiling=64)
+    limit_time, tap_limit.time = tap_limit.time, clock
+    try:
+        held, turned_away = [], 0
+        for start, seconds in run:
+            clock.now += seconds
+            if start:
+                slot = limit.slot()
+                try:
+                    slot.__enter__()
+                except admission.Busy:
+                    turned_away += 1
+                    assert limit.in_flight >= limit.limit
+                    continue
+                held.append(slot)
+                assert limit.in_flight <= -(-limit.limit // 1)  # within the limit it was let in
+            elif held:
+                held.pop(0).__exit__(None, None, None)
+            assert 2 <= limit.limit <= 64
+            assert limit.in_flight == len(held)
+        for slot in held:
+            slot.__exit__(None, None, None)
+        assert limit.in_flight == 0
+    finally:
+        tap_limit.time = limit_time
+
+
+@on_a_loop_of_its_own
+async def test_each_event_loop_has_its_own_limit():
+    here = tap_limit.of_loop()
+    assert tap_limit.of_loop() is here
+    elsewhere = await asyncio.to_thread(asyncio.run, _limit_of_a_new_loop())
+    assert elsewhere is not here
+
+
+async def _limit_of_a_new_loop():
+    return tap_limit.of_loop()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_tap_finding_every_slot_taken_is_answered_busy_and_saved_when_sent_again():
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    app = tap_path.TapPath(CountingDjango())
+    limit = tap_limit.of_loop()
+    first = tap(0)
+    saved_limit = limit.limit
+    limit.limit = 1
+    try:
+        with limit.slot():  # another party's tap, in flight
+            busy = await post(app, keeper, 2, first)
+    finally:
+        limit.limit = saved_limit
+    assert busy["status"] == 503 and busy["json"]["status"] == "busy"
+    headers = {name.lower(): value for name, value in busy["headers"]}
+    assert headers[b"retry-after"] == str(admission.RETRY_AFTER).encode()
+    assert await rolls_at(party, 2) == []  # nothing written for it
+
+    saved = await post(app, keeper, 2, first)  # the outbox sends the same tap again
+    assert saved["status"] == 200 and saved["json"]["status"] == "saved"
+    assert len(await rolls_at(party, 2)) == 1
+    assert limit.in_flight == 0
