@@ -81,3 +81,48 @@ def test_taps_the_server_cannot_start_are_answered_busy_and_each_is_stored_once_
     stored = [row[2] for row in pg.rolls(round_id)]
     assert sorted(stored) == sorted([*map(str, taps.values()), str(next_tap), str(held_tap)])
     assert len(stored) == len(set(stored)) == 4  # each exactly once
+
+
+def test_a_process_with_every_slot_taken_turns_a_tap_away_at_once_and_stores_it_once_resent(
+    pg, make_party, daphnes
+):
+    """The bound on the taps in hand (parties.tap_limit) on the fast path, in production mode:
+    with BUNCO_TAP_SLOW made short, taps held a moment on their party's row lock are slow and
+    bring the process's limit down to its floor of two slots; two taps of two parties held the
+    same way then fill it, and a third party's tap is answered busy though its own party and
+    the worker threads are free. Nothing is written for it; sent again, it is stored once."""
+    server = daphnes(BUNCO_TAP_SLOW="0.01")
+    parties = [make_party() for _ in range(3)]
+    for party in parties:
+        Phone(server, party, party.host_token).start_round()
+    keepers = [Phone(server, party, party.table_tokens[1]) for party in parties]
+
+    def held_tap(n, tap_id, seen):
+        """Keeper n's tap, held on its party's row lock until the block below releases it."""
+        return lambda: keepers[n].tap_once(1, tap_id, seen, dice=MISS)
+
+    seen = 0
+    for _ in range(5):  # 8 slots * 0.75 ** 5 < 2: the floor
+        with PartyLock(pg, parties[0].id) as lock:
+            lock.send("slow", held_tap(0, uuid.uuid4(), seen))
+            time.sleep(0.05)
+            slow = lock.release()["slow"]
+        assert slow.json["status"] == "saved", slow
+        seen = slow.json["version"]
+
+    turned_away = uuid.uuid4()
+    before = pg.snapshot(parties[2].id)
+    with PartyLock(pg, parties[0].id) as lock0, PartyLock(pg, parties[1].id) as lock1:
+        lock0.send("held 0", held_tap(0, uuid.uuid4(), seen))
+        lock1.send("held 1", held_tap(1, uuid.uuid4(), 0))
+        assert_busy(keepers[2].tap_once(1, turned_away, 0, dice=SCORE))
+        assert pg.snapshot(parties[2].id) == before  # nothing was written for it
+        held = [lock0.release()["held 0"], lock1.release()["held 1"]]
+    assert all(answer.json["status"] == "saved" for answer in held), held
+
+    answer, _busy = outbox_send(keepers[2], 1, turned_away, 0, SCORE)
+    assert answer.status == 200 and answer.json["status"] == "saved", answer
+    again = keepers[2].tap_once(1, turned_away, 0, dice=SCORE)
+    assert again.json["status"] == "duplicate", again
+    stored = [row[2] for row in pg.rolls(pg.current_round(parties[2].id)[0])]
+    assert stored == [str(turned_away)]
