@@ -13,6 +13,11 @@ decrease): a tap that took longer than `SLOW` cuts it by a quarter, once for all
 started before the cut (they report the same overload); each tap that did not grows it by one
 slot spread over a limit's worth of taps, while at least half the slots are in use. A process
 that keeps up with its load stays well under its limit and turns nothing away.
+
+A request of a single tap may take only three quarters of the slots; the rest are kept for
+requests carrying a table's queued taps. A table that has been turned away sends what it
+queued meanwhile in one request, so the tables that have waited longest are let in first, and
+each of those requests clears several taps for about the cost of one.
 """
 
 import asyncio
@@ -26,6 +31,7 @@ from parties.admission import Busy
 
 FLOOR, START, CEILING = 2, 8, 64  # slots
 BACK_OFF = 0.75  # what a slow tap leaves of the limit
+ONE_TAP_SHARE = 0.75  # of the slots, what a request of a single tap may take
 
 
 class AdaptiveLimit:
@@ -39,9 +45,11 @@ class AdaptiveLimit:
         self._last_cut = float("-inf")
 
     @contextlib.contextmanager
-    def slot(self):
-        """Hold a slot for the block; Busy if none is free."""
-        if self.in_flight >= self.limit:
+    def slot(self, taps=1):
+        """Hold a slot for the block, for a request of `taps` taps; Busy if none is free. A
+        request of one tap may not take the last quarter of the slots: those are kept for a
+        table's queued taps sent together."""
+        if self.in_flight >= self.limit * (1 if taps > 1 else ONE_TAP_SHARE):
             raise Busy
         self.in_flight += 1
         started = time.monotonic()

@@ -162,7 +162,7 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
     ticket = admission.Ticket()
     try:
         async with ticket.holding(_turns.of(party_id)):
-            with tap_limit.of_loop().slot():  # or busy, with none free
+            with tap_limit.of_loop().slot(1 + len(fields.get("more", ()))):  # or busy
                 # The loop's worker threads directly, without sync_to_async's copy of the
                 # caller's context there and back (a share of the interpreter's time bench/ S2
                 # could see): the tap needs nothing from it.

@@ -56,6 +56,17 @@ def test_a_tap_finding_every_slot_taken_is_turned_away_and_holds_none(clock):
         assert limit.in_flight == 1
 
 
+def test_the_last_quarter_of_the_slots_is_kept_for_a_tables_queued_taps_sent_together(clock):
+    limit = limit_of(4)
+    with limit.slot(), limit.slot(), limit.slot():
+        with pytest.raises(admission.Busy), limit.slot(taps=1):
+            pytest.fail("a single tap took the last quarter")
+        with limit.slot(taps=2):  # a table's queued taps, sent together
+            assert limit.in_flight == 4
+            with pytest.raises(admission.Busy), limit.slot(taps=10):
+                pytest.fail("a fifth tap ran in a limit of four")
+
+
 def test_a_tap_that_fails_gives_its_slot_back(clock):
     limit = limit_of(1)
     with pytest.raises(RuntimeError), limit.slot():
@@ -112,7 +123,7 @@ def test_a_process_using_few_of_its_slots_does_not_grow_its_limit(clock):
 
 def test_the_limit_never_grows_past_its_ceiling(clock):
     limit = limit_of(4, ceiling=5, slow=0.1)
-    held = [limit.slot() for _ in range(3)]
+    held = [limit.slot() for _ in range(2)]
     for slot in held:
         slot.__enter__()
     for _ in range(100):
@@ -153,7 +164,7 @@ def test_slots_in_use_never_pass_the_limit_and_all_come_back(run):
                     slot.__enter__()
                 except admission.Busy:
                     turned_away += 1
-                    assert limit.in_flight >= limit.limit
+                    assert limit.in_flight >= limit.limit * tap_limit.ONE_TAP_SHARE
                     continue
                 held.append(slot)
                 assert limit.in_flight <= -(-limit.limit // 1)  # within the limit it was let in
