@@ -3,16 +3,18 @@
 A tap's admission (parties.admission) bounds how long it may wait to start. Past a process's
 capacity that is not enough: a started tap shares the event loop, the worker threads and the
 publish to Redis with every other started tap, and with too many of them each takes longer
-(bench/ S4 at twice the capacity: started taps answered in 1.3 s at p99, docs/performance.md).
+(bench/ S4 at 1.7 times the capacity: started taps answered in 1.3-1.7 s at p99,
+docs/performance.md).
 
 So a tap also needs a slot, one of `limit`, from its start until its table's phones have been
 sent its update; with none free it is answered busy at once, and its phone sends it again
 later with whatever it queued meanwhile. The limit follows the taps' own time in their slot
 as TCP's congestion window follows its round trips (additive increase, multiplicative
-decrease): a tap that took longer than `SLOW` cuts it by a quarter, once for all the taps
-started before the cut (they report the same overload); each tap that did not grows it by one
-slot spread over a limit's worth of taps, while at least half the slots are in use. A process
-that keeps up with its load stays well under its limit and turns nothing away.
+decrease): a tap that took longer than `slow` (settings.TAP_SLOW) cuts it by a quarter, once
+for all the taps started before the cut (they report the same overload); each tap that did
+not grows it by one slot spread over a limit's worth of taps, while at least half the slots
+are in use. A process that keeps up with its load stays well under its limit and turns
+nothing away.
 
 A request of a single tap may take only three quarters of the slots; the rest are kept for
 requests carrying a table's queued taps. A table that has been turned away sends what it

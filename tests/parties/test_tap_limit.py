@@ -1,7 +1,8 @@
 """The taps a process works on at once (parties.tap_limit): a tap that finds every slot taken
 is answered busy at once, unstarted; the limit falls by a quarter when a tap in its slot is
 slow (once for the taps started before the cut) and grows by one slot a limit's worth of fast
-taps while the slots are in use, between its floor and its ceiling.
+taps while the slots are in use, between its floor and its ceiling; a request of a single tap
+may not take the last quarter of the slots.
 
 Time is the test's own clock, so each decision is made on a known duration."""
 
