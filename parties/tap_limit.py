@@ -13,8 +13,11 @@ as TCP's congestion window follows its round trips (additive increase, multiplic
 decrease): a tap that took longer than `slow` (settings.TAP_SLOW) cuts it by a quarter, once
 for all the taps started before the cut (they report the same overload); each tap that did
 not grows it by one slot spread over a limit's worth of taps, while at least half the slots
-are in use. A process that keeps up with its load stays well under its limit and turns
-nothing away.
+are in use or the limit is under its start. A process that keeps up with its load stays well
+under its limit and turns nothing away: the start (32 slots) leaves room for the bursts of
+taps a short pause of the loop brings at a load the process can serve, and after an overload
+the limit grows back to it. (With a start of 8, such bursts at 300 parties had taps turned
+away with no cut at all: bench/ S4, docs/performance.md.)
 
 A request of a single tap may take only three quarters of the slots; the rest are kept for
 requests carrying a table's queued taps. A table that has been turned away sends what it
@@ -31,7 +34,7 @@ from django.conf import settings
 
 from parties.admission import Busy
 
-FLOOR, START, CEILING = 2, 8, 64  # slots
+FLOOR, START, CEILING = 2, 32, 64  # slots
 BACK_OFF = 0.75  # what a slow tap leaves of the limit
 ONE_TAP_SHARE = 0.75  # of the slots, what a request of a single tap may take
 
@@ -41,7 +44,7 @@ class AdaptiveLimit:
     (settings.TAP_SLOW)."""
 
     def __init__(self, *, slow, floor=FLOOR, start=START, ceiling=CEILING):
-        self.slow, self.floor, self.ceiling = slow, floor, ceiling
+        self.slow, self.floor, self.start, self.ceiling = slow, floor, start, ceiling
         self.limit = float(start)
         self.in_flight = 0
         self._last_cut = float("-inf")
@@ -66,7 +69,7 @@ class AdaptiveLimit:
             if started >= self._last_cut:
                 self.limit = max(self.floor, self.limit * BACK_OFF)
                 self._last_cut = now
-        elif self.in_flight * 2 >= self.limit:
+        elif self.in_flight * 2 >= self.limit or self.limit < self.start:
             self.limit = min(self.ceiling, self.limit + 1 / self.limit)
 
 

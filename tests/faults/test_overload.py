@@ -6,10 +6,12 @@ Retry-After while that one is still held, and nothing is written for it; sent ag
 Retry-After as the page's outbox does (same tap id), each is stored exactly once, and other
 requests are served meanwhile."""
 
+import math
 import time
 import urllib.request
 import uuid
 
+from parties import tap_limit
 from tests.faults.db import PartyLock
 from tests.faults.party import MISS, SCORE
 from tests.faults.phone import Phone
@@ -102,7 +104,10 @@ def test_a_process_with_every_slot_taken_turns_a_tap_away_at_once_and_stores_it_
         return lambda: keepers[n].tap_once(1, tap_id, seen, dice=MISS)
 
     seen = 0
-    for _ in range(5):  # 8 slots * 0.75 ** 5 < 2: the floor
+    cuts_to_the_floor = math.ceil(
+        math.log(tap_limit.FLOOR / tap_limit.START, tap_limit.BACK_OFF)
+    )  # 32 slots * 0.75 ** 10 < 2
+    for _ in range(cuts_to_the_floor):
         with PartyLock(pg, parties[0].id) as lock:
             lock.send("slow", held_tap(0, uuid.uuid4(), seen))
             time.sleep(0.05)

@@ -7,6 +7,7 @@ may not take the last quarter of the slots.
 Time is the test's own clock, so each decision is made on a known duration."""
 
 import asyncio
+import contextlib
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -85,12 +86,10 @@ def test_a_slow_tap_cuts_the_limit_by_a_quarter(clock):
 
 def test_the_slow_taps_started_before_a_cut_cut_it_once_between_them(clock):
     limit = limit_of(16, slow=0.1)
-    slots = [limit.slot() for _ in range(3)]
-    for slot in slots:
-        slot.__enter__()
-    clock.now += 0.5
-    for slot in slots:
-        slot.__exit__(None, None, None)
+    with contextlib.ExitStack() as held:
+        for _ in range(3):
+            held.enter_context(limit.slot())
+        clock.now += 0.5
     assert limit.limit == 12
 
 
@@ -105,31 +104,51 @@ def test_fast_taps_grow_the_limit_by_a_slot_over_a_limits_worth_while_the_slots_
     clock,
 ):
     limit = limit_of(4, slow=0.1)
-    held = [limit.slot() for _ in range(2)]  # half the slots in use
-    for slot in held:
-        slot.__enter__()
-    for _ in range(4):
-        tap_taking(limit, clock, 0.01)
-    assert 4.9 < limit.limit < 5  # 1/4 + 1/4.25 + ... : four taps, a little under a slot
-    for slot in held:
-        slot.__exit__(None, None, None)
+    with contextlib.ExitStack() as held:
+        for _ in range(2):  # half the slots in use
+            held.enter_context(limit.slot())
+        for _ in range(4):
+            tap_taking(limit, clock, 0.01)
+        assert 4.9 < limit.limit < 5  # 1/4 + 1/4.25 + ... : four taps, a little under a slot
 
 
-def test_a_process_using_few_of_its_slots_does_not_grow_its_limit(clock):
+def test_a_process_using_few_of_its_slots_does_not_grow_its_limit_past_its_start(clock):
     limit = limit_of(8, slow=0.1)
     for _ in range(100):
         tap_taking(limit, clock, 0.01)  # one at a time
     assert limit.limit == 8
 
 
-def test_the_limit_never_grows_past_its_ceiling(clock):
-    limit = limit_of(4, ceiling=5, slow=0.1)
-    held = [limit.slot() for _ in range(2)]
-    for slot in held:
-        slot.__enter__()
+def test_after_an_overload_fast_taps_bring_the_limit_back_to_its_start_one_at_a_time(clock):
+    limit = limit_of(8, floor=2, slow=0.1)
+    for _ in range(5):
+        tap_taking(limit, clock, 1.0)
+    assert limit.limit == 2
+    for _ in range(40):  # 1/2 + 1/2.5 + ...: 2 to 8 takes 30 taps
+        tap_taking(limit, clock, 0.01)
+    assert 8 <= limit.limit < 8.2
     for _ in range(100):
         tap_taking(limit, clock, 0.01)
-    assert limit.limit == 5
+    assert 8 <= limit.limit < 8.2  # and no further, one tap at a time
+
+
+def test_by_default_a_process_turns_no_tap_away_until_24_single_taps_are_in_hand(clock):
+    limit = tap_limit.AdaptiveLimit(slow=0.1)
+    with contextlib.ExitStack() as held:
+        for _ in range(24):
+            held.enter_context(limit.slot())
+        with pytest.raises(admission.Busy), limit.slot():
+            pytest.fail("a single tap took the last quarter of 32 slots")
+
+
+def test_the_limit_never_grows_past_its_ceiling(clock):
+    limit = limit_of(4, ceiling=5, slow=0.1)
+    with contextlib.ExitStack() as held:
+        for _ in range(2):
+            held.enter_context(limit.slot())
+        for _ in range(100):
+            tap_taking(limit, clock, 0.01)
+        assert limit.limit == 5
 
 
 def test_by_default_a_tap_is_slow_past_100_ms_in_its_slot():
