@@ -324,9 +324,10 @@ REQUESTS_AT_ONCE = env_number("BUNCO_REQUESTS_AT_ONCE", "4", int, 1, 256, "a who
 TAP_WAIT = env_number("BUNCO_TAP_WAIT", "0.3", float, 0.01, 60, "a number of seconds")
 # A started tap also holds one of a limited number of slots until its table's phones are sent
 # its update (parties/tap_limit.py); with none free it is answered busy the same way. The limit
-# falls when a tap spends longer than BUNCO_TAP_SLOW seconds in its slot and grows while taps
-# are quicker, so the taps a full process does take are answered about that fast.
-TAP_SLOW = env_number("BUNCO_TAP_SLOW", "0.1", float, 0.005, 60, "a number of seconds")
+# falls while the typical tap (the average of about the last ten) spends longer than
+# BUNCO_TAP_SLOW seconds in its slot and grows back while it is quicker, so the taps a full
+# process does take are answered fast.
+TAP_SLOW = env_number("BUNCO_TAP_SLOW", "0.035", float, 0.005, 60, "a number of seconds")
 
 # A diagnostic: log the event loop's hold-ups of BUNCO_STALL_LOG seconds and more, with what the
 # loop was running (bunco_site/stall_log.py, docs/deploy.md). 0, the default: off.

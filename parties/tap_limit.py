@@ -8,16 +8,20 @@ docs/performance.md).
 
 So a tap also needs a slot, one of `limit`, from its start until its table's phones have been
 sent its update; with none free it is answered busy at once, and its phone sends it again
-later with whatever it queued meanwhile. The limit follows the taps' own time in their slot
-as TCP's congestion window follows its round trips (additive increase, multiplicative
-decrease): a tap that took longer than `slow` (settings.TAP_SLOW) cuts it by a quarter, once
-for all the taps started before the cut (they report the same overload); each tap that did
-not grows it by one slot spread over a limit's worth of taps, while at least half the slots
-are in use or the limit is under its start. A process that keeps up with its load stays well
-under its limit and turns nothing away: the start (32 slots) leaves room for the bursts of
-taps a short pause of the loop brings at a load the process can serve, and after an overload
-the limit grows back to it. (With a start of 8, such bursts at 300 parties had taps turned
-away with no cut at all: bench/ S4, docs/performance.md.)
+later with whatever it queued meanwhile. The limit follows the taps' time in their slot as
+TCP's congestion window follows its round trips (additive increase, multiplicative decrease),
+on the typical time rather than each tap's: its average over about the last ten taps. A tap
+that ends with the typical time over `slow` (settings.TAP_SLOW) cuts the limit by a quarter,
+once for all the taps started before the cut (they report the same overload); one that ends
+with it under grows the limit by one slot spread over a limit's worth of taps, up to the
+ceiling it starts at.
+
+A process that keeps up with its load stays far under its limit and turns nothing away. A
+short pause (of the loop, a worker thread, the database) holds every tap in hand a moment
+and brings a burst of them: at 450 taps a second a pause of 55 ms had 25 taps in hand where 2
+is usual (bench/ S4, docs/performance.md, 2026-12-05). Such a pause lifts a few taps' times,
+not the typical one, and the ceiling leaves room for its burst; a limit that started at 8 and
+followed each tap's time turned taps away in those bursts, each back 1-2 s later.
 
 A request of a single tap may take only three quarters of the slots; the rest are kept for
 requests carrying a table's queued taps. A table that has been turned away sends what it
@@ -34,19 +38,21 @@ from django.conf import settings
 
 from parties.admission import Busy
 
-FLOOR, START, CEILING = 2, 32, 64  # slots
-BACK_OFF = 0.75  # what a slow tap leaves of the limit
+FLOOR, CEILING = 2, 64  # slots; the limit starts at its ceiling
+BACK_OFF = 0.75  # what a cut leaves of the limit
 ONE_TAP_SHARE = 0.75  # of the slots, what a request of a single tap may take
+SMOOTHING = 0.1  # each tap's weight in the typical time (about the last ten taps)
 
 
 class AdaptiveLimit:
-    """`slow`: the seconds in its slot past which a tap says the process has too much in hand
+    """`slow`: the typical seconds in a slot past which the process has too much in hand
     (settings.TAP_SLOW)."""
 
-    def __init__(self, *, slow, floor=FLOOR, start=START, ceiling=CEILING):
-        self.slow, self.floor, self.start, self.ceiling = slow, floor, start, ceiling
-        self.limit = float(start)
+    def __init__(self, *, slow, floor=FLOOR, ceiling=CEILING):
+        self.slow, self.floor, self.ceiling = slow, floor, ceiling
+        self.limit = float(ceiling)
         self.in_flight = 0
+        self.typical = 0.0  # seconds in a slot, smoothed over the last taps
         self._last_cut = float("-inf")
 
     @contextlib.contextmanager
@@ -65,11 +71,12 @@ class AdaptiveLimit:
             self.in_flight -= 1
 
     def _adapt(self, started, now):
-        if now - started > self.slow:
+        self.typical += SMOOTHING * (now - started - self.typical)
+        if self.typical > self.slow:
             if started >= self._last_cut:
                 self.limit = max(self.floor, self.limit * BACK_OFF)
                 self._last_cut = now
-        elif self.in_flight * 2 >= self.limit or self.limit < self.start:
+        else:
             self.limit = min(self.ceiling, self.limit + 1 / self.limit)
 
 

@@ -89,10 +89,10 @@ def test_a_process_with_every_slot_taken_turns_a_tap_away_at_once_and_stores_it_
     pg, make_party, daphnes
 ):
     """The bound on the taps in hand (parties.tap_limit) on the fast path, in production mode:
-    with BUNCO_TAP_SLOW made short, taps held a moment on their party's row lock are slow and
-    bring the process's limit down to its floor of two slots; two taps of two parties held the
-    same way then fill it, and a third party's tap is answered busy though its own party and
-    the worker threads are free. Nothing is written for it; sent again, it is stored once."""
+    with BUNCO_TAP_SLOW made short, taps held a moment on their party's row lock make the
+    typical tap slow and bring the process's limit down to its floor of two slots; two taps of
+    two parties held the same way then fill it, and a third party's tap is answered busy
+    though its own party and the worker threads are free. Nothing is written for it; sent again, it is stored once."""
     server = daphnes(BUNCO_TAP_SLOW="0.01")
     parties = [make_party() for _ in range(3)]
     for party in parties:
@@ -105,12 +105,12 @@ def test_a_process_with_every_slot_taken_turns_a_tap_away_at_once_and_stores_it_
 
     seen = 0
     cuts_to_the_floor = math.ceil(
-        math.log(tap_limit.FLOOR / tap_limit.START, tap_limit.BACK_OFF)
-    )  # 32 slots * 0.75 ** 10 < 2
-    for _ in range(cuts_to_the_floor):
+        math.log(tap_limit.FLOOR / tap_limit.CEILING, tap_limit.BACK_OFF)
+    )  # 64 slots * 0.75 ** 13 < 2
+    for _ in range(cuts_to_the_floor):  # each held 0.2 s: typical time 0.02 s on from the first
         with PartyLock(pg, parties[0].id) as lock:
             lock.send("slow", held_tap(0, uuid.uuid4(), seen))
-            time.sleep(0.05)
+            time.sleep(0.2)
             slow = lock.release()["slow"]
         assert slow.json["status"] == "saved", slow
         seen = slow.json["version"]

@@ -1,8 +1,9 @@
 """The taps a process works on at once (parties.tap_limit): a tap that finds every slot taken
-is answered busy at once, unstarted; the limit falls by a quarter when a tap in its slot is
-slow (once for the taps started before the cut) and grows by one slot a limit's worth of fast
-taps while the slots are in use, between its floor and its ceiling; a request of a single tap
-may not take the last quarter of the slots.
+is answered busy at once, unstarted; the limit falls by a quarter when the typical time in a
+slot (smoothed over the last taps) passes `slow` (once for the taps started before the cut),
+and grows back to its ceiling, where it starts, while the typical time is under; a short pause
+that slows a few taps does not cut it; a request of a single tap may not take the last quarter
+of the slots.
 
 Time is the test's own clock, so each decision is made on a known duration."""
 
@@ -35,10 +36,8 @@ def clock(monkeypatch):
     return clock
 
 
-def limit_of(start, **kwargs):
-    return tap_limit.AdaptiveLimit(
-        start=start, **{"slow": 0.1, "floor": 1, "ceiling": 64, **kwargs}
-    )
+def limit_of(ceiling, **kwargs):
+    return tap_limit.AdaptiveLimit(ceiling=ceiling, **{"slow": 0.1, "floor": 1, **kwargs})
 
 
 def tap_taking(limit, clock, seconds):
@@ -69,6 +68,15 @@ def test_the_last_quarter_of_the_slots_is_kept_for_a_tables_queued_taps_sent_tog
                 pytest.fail("a fifth tap ran in a limit of four")
 
 
+def test_by_default_a_process_turns_no_tap_away_until_48_single_taps_are_in_hand(clock):
+    limit = tap_limit.AdaptiveLimit(slow=0.1)
+    with contextlib.ExitStack() as held:
+        for _ in range(48):
+            held.enter_context(limit.slot())
+        with pytest.raises(admission.Busy), limit.slot():
+            pytest.fail("a single tap took the last quarter of 64 slots")
+
+
 def test_a_tap_that_fails_gives_its_slot_back(clock):
     limit = limit_of(1)
     with pytest.raises(RuntimeError), limit.slot():
@@ -76,83 +84,65 @@ def test_a_tap_that_fails_gives_its_slot_back(clock):
     assert limit.in_flight == 0
 
 
-def test_a_slow_tap_cuts_the_limit_by_a_quarter(clock):
+def test_slow_taps_cut_the_limit_by_a_quarter_once_their_typical_time_passes_slow(clock):
     limit = limit_of(16, slow=0.1)
-    tap_taking(limit, clock, 0.15)
+    tap_taking(limit, clock, 0.5)  # typical 0.05 s
+    tap_taking(limit, clock, 0.5)  # 0.095 s
+    assert limit.limit == 16
+    tap_taking(limit, clock, 0.5)  # 0.1355 s
     assert limit.limit == 12
-    tap_taking(limit, clock, 0.15)  # started after the cut: cuts again
+    tap_taking(limit, clock, 0.5)  # started after the cut: cuts again
     assert limit.limit == 9
+
+
+def test_a_pause_that_slows_a_few_taps_does_not_cut_the_limit(clock):
+    limit = limit_of(16, slow=0.1)
+    for _ in range(20):
+        tap_taking(limit, clock, 0.005)
+    with contextlib.ExitStack() as held:  # three taps in hand through a pause of 0.3 s
+        for _ in range(3):
+            held.enter_context(limit.slot())
+        clock.now += 0.3
+    assert limit.typical < 0.1
+    assert limit.limit == 16
 
 
 def test_the_slow_taps_started_before_a_cut_cut_it_once_between_them(clock):
     limit = limit_of(16, slow=0.1)
     with contextlib.ExitStack() as held:
-        for _ in range(3):
+        for _ in range(8):
             held.enter_context(limit.slot())
-        clock.now += 0.5
+        clock.now += 2.0
+    assert limit.typical > 0.1
     assert limit.limit == 12
 
 
 def test_the_limit_never_falls_below_its_floor(clock):
     limit = limit_of(3, floor=2, slow=0.1)
-    for _ in range(5):
+    for _ in range(10):
         tap_taking(limit, clock, 1.0)
     assert limit.limit == 2
 
 
-def test_fast_taps_grow_the_limit_by_a_slot_over_a_limits_worth_while_the_slots_are_in_use(
+def test_once_the_typical_time_is_under_slow_fast_taps_grow_the_limit_back_to_its_ceiling(
     clock,
 ):
-    limit = limit_of(4, slow=0.1)
-    with contextlib.ExitStack() as held:
-        for _ in range(2):  # half the slots in use
-            held.enter_context(limit.slot())
-        for _ in range(4):
-            tap_taking(limit, clock, 0.01)
-        assert 4.9 < limit.limit < 5  # 1/4 + 1/4.25 + ... : four taps, a little under a slot
-
-
-def test_a_process_using_few_of_its_slots_does_not_grow_its_limit_past_its_start(clock):
-    limit = limit_of(8, slow=0.1)
-    for _ in range(100):
-        tap_taking(limit, clock, 0.01)  # one at a time
-    assert limit.limit == 8
-
-
-def test_after_an_overload_fast_taps_bring_the_limit_back_to_its_start_one_at_a_time(clock):
     limit = limit_of(8, floor=2, slow=0.1)
-    for _ in range(5):
+    for _ in range(10):
         tap_taking(limit, clock, 1.0)
     assert limit.limit == 2
-    for _ in range(40):  # 1/2 + 1/2.5 + ...: 2 to 8 takes 30 taps
+    while limit.typical > 0.1:
         tap_taking(limit, clock, 0.01)
-    assert 8 <= limit.limit < 8.2
-    for _ in range(100):
+    low = limit.limit
+    tap_taking(limit, clock, 0.01)
+    assert limit.limit == low + 1 / low  # a slot spread over a limit's worth of taps
+    for _ in range(40):  # 2 to 8: about (8 ** 2 - 2 ** 2) / 2 = 30 taps
         tap_taking(limit, clock, 0.01)
-    assert 8 <= limit.limit < 8.2  # and no further, one tap at a time
+    assert limit.limit == 8  # and no further
 
 
-def test_by_default_a_process_turns_no_tap_away_until_24_single_taps_are_in_hand(clock):
-    limit = tap_limit.AdaptiveLimit(slow=0.1)
-    with contextlib.ExitStack() as held:
-        for _ in range(24):
-            held.enter_context(limit.slot())
-        with pytest.raises(admission.Busy), limit.slot():
-            pytest.fail("a single tap took the last quarter of 32 slots")
-
-
-def test_the_limit_never_grows_past_its_ceiling(clock):
-    limit = limit_of(4, ceiling=5, slow=0.1)
-    with contextlib.ExitStack() as held:
-        for _ in range(2):
-            held.enter_context(limit.slot())
-        for _ in range(100):
-            tap_taking(limit, clock, 0.01)
-        assert limit.limit == 5
-
-
-def test_by_default_a_tap_is_slow_past_100_ms_in_its_slot():
-    assert setting_in_a_new_process("TAP_SLOW").stdout.split() == ["0.1"]
+def test_by_default_the_typical_tap_is_slow_past_35_ms_in_its_slot():
+    assert setting_in_a_new_process("TAP_SLOW").stdout.split() == ["0.035"]
     assert setting_in_a_new_process("TAP_SLOW", BUNCO_TAP_SLOW="0.25").stdout.split() == ["0.25"]
 
 
@@ -172,7 +162,7 @@ events = st.lists(
 @given(events)
 def test_slots_in_use_never_pass_the_limit_and_all_come_back(run):
     clock = Clock()
-    limit = tap_limit.AdaptiveLimit(slow=0.1, floor=2, start=8, ceiling=64)
+    limit = tap_limit.AdaptiveLimit(slow=0.1, floor=2, ceiling=64)
     limit_time, tap_limit.time = tap_limit.time, clock
     try:
         held, turned_away = [], 0
