@@ -328,6 +328,8 @@ TAP_WAIT = env_number("BUNCO_TAP_WAIT", "0.3", float, 0.01, 60, "a number of sec
 # BUNCO_TAP_SLOW seconds in its slot and grows back while it is quicker, so the taps a full
 # process does take are answered fast.
 TAP_SLOW = env_number("BUNCO_TAP_SLOW", "0.035", float, 0.005, 60, "a number of seconds")
+# The most taps a process has in hand at once (the limit's ceiling, and where it starts).
+TAP_SLOTS = env_number("BUNCO_TAP_SLOTS", "64", int, 2, 4096, "a whole number")
 
 # A diagnostic: log the event loop's hold-ups of BUNCO_STALL_LOG seconds and more, with what the
 # loop was running (bunco_site/stall_log.py, docs/deploy.md). 0, the default: off.

@@ -11,17 +11,19 @@ sent its update; with none free it is answered busy at once, and its phone sends
 later with whatever it queued meanwhile. The limit follows the taps' time in their slot as
 TCP's congestion window follows its round trips (additive increase, multiplicative decrease),
 on the typical time rather than each tap's: its average over about the last ten taps. A tap
-that ends with the typical time over `slow` (settings.TAP_SLOW) cuts the limit by a quarter,
-once for all the taps started before the cut (they report the same overload); one that ends
-with it under grows the limit by one slot spread over a limit's worth of taps, up to the
-ceiling it starts at.
+that ends with the typical time over `slow` (settings.TAP_SLOW) and at least half the slots in
+use cuts the limit by a quarter, once for all the taps started before the cut (they report the
+same overload); one that ends with it under grows the limit by one slot spread over a limit's
+worth of taps, up to the ceiling it starts at (settings.TAP_SLOTS).
 
 A process that keeps up with its load stays far under its limit and turns nothing away. A
 short pause (of the loop, a worker thread, the database) holds every tap in hand a moment
 and brings a burst of them: at 450 taps a second a pause of 55 ms had 25 taps in hand where 2
-is usual (bench/ S4, docs/performance.md, 2026-12-05). Such a pause lifts a few taps' times,
-not the typical one, and the ceiling leaves room for its burst; a limit that started at 8 and
-followed each tap's time turned taps away in those bursts, each back 1-2 s later.
+is usual (bench/ S4, docs/performance.md, 2026-12-05). Slow taps with fewer than half the
+slots in use are such a pause, not too many taps in hand, and do not cut the limit; the
+ceiling leaves room for the burst. (A limit that started at 8 and was cut by any single slow
+tap turned taps away in those bursts, each back 1-2 s later; one cut on the typical time
+alone, at 35 ms, still did now and then.)
 
 A request of a single tap may take only three quarters of the slots; the rest are kept for
 requests carrying a table's queued taps. A table that has been turned away sends what it
@@ -38,7 +40,7 @@ from django.conf import settings
 
 from parties.admission import Busy
 
-FLOOR, CEILING = 2, 64  # slots; the limit starts at its ceiling
+FLOOR = 2  # slots; the limit starts at its ceiling (settings.TAP_SLOTS)
 BACK_OFF = 0.75  # what a cut leaves of the limit
 ONE_TAP_SHARE = 0.75  # of the slots, what a request of a single tap may take
 SMOOTHING = 0.1  # each tap's weight in the typical time (about the last ten taps)
@@ -46,9 +48,9 @@ SMOOTHING = 0.1  # each tap's weight in the typical time (about the last ten tap
 
 class AdaptiveLimit:
     """`slow`: the typical seconds in a slot past which the process has too much in hand
-    (settings.TAP_SLOW)."""
+    (settings.TAP_SLOW); `ceiling`: the most slots, and the first limit (settings.TAP_SLOTS)."""
 
-    def __init__(self, *, slow, floor=FLOOR, ceiling=CEILING):
+    def __init__(self, *, slow, ceiling, floor=FLOOR):
         self.slow, self.floor, self.ceiling = slow, floor, ceiling
         self.limit = float(ceiling)
         self.in_flight = 0
@@ -73,7 +75,7 @@ class AdaptiveLimit:
     def _adapt(self, started, now):
         self.typical += SMOOTHING * (now - started - self.typical)
         if self.typical > self.slow:
-            if started >= self._last_cut:
+            if self.in_flight * 2 >= self.limit and started >= self._last_cut:
                 self.limit = max(self.floor, self.limit * BACK_OFF)
                 self._last_cut = now
         else:
@@ -88,5 +90,5 @@ def of_loop():
     loop = asyncio.get_running_loop()
     limit = _limits.get(loop)
     if limit is None:
-        limit = _limits[loop] = AdaptiveLimit(slow=settings.TAP_SLOW)
+        limit = _limits[loop] = AdaptiveLimit(slow=settings.TAP_SLOW, ceiling=settings.TAP_SLOTS)
     return limit

@@ -6,12 +6,11 @@ Retry-After while that one is still held, and nothing is written for it; sent ag
 Retry-After as the page's outbox does (same tap id), each is stored exactly once, and other
 requests are served meanwhile."""
 
-import math
+import contextlib
 import time
 import urllib.request
 import uuid
 
-from parties import tap_limit
 from tests.faults.db import PartyLock
 from tests.faults.party import MISS, SCORE
 from tests.faults.phone import Phone
@@ -89,45 +88,30 @@ def test_a_process_with_every_slot_taken_turns_a_tap_away_at_once_and_stores_it_
     pg, make_party, daphnes
 ):
     """The bound on the taps in hand (parties.tap_limit) on the fast path, in production mode:
-    with BUNCO_TAP_SLOW made short, taps held a moment on their party's row lock make the
-    typical tap slow and bring the process's limit down to its floor of two slots; two taps of
-    two parties held the same way then fill it, and a third party's tap is answered busy
-    though its own party and the worker threads are free. Nothing is written for it; sent again, it is stored once."""
-    server = daphnes(BUNCO_TAP_SLOW="0.01")
-    parties = [make_party() for _ in range(3)]
+    with BUNCO_TAP_SLOTS=4, three taps of three parties held on their parties' row locks take
+    the three slots a single tap may have, and a fourth party's tap is answered busy at once,
+    though its own party and the worker threads are free. Nothing is written for it; sent
+    again once the others are done, it is stored once."""
+    server = daphnes(BUNCO_TAP_SLOTS="4")
+    parties = [make_party() for _ in range(4)]
     for party in parties:
         Phone(server, party, party.host_token).start_round()
     keepers = [Phone(server, party, party.table_tokens[1]) for party in parties]
 
-    def held_tap(n, tap_id, seen):
-        """Keeper n's tap, held on its party's row lock until the block below releases it."""
-        return lambda: keepers[n].tap_once(1, tap_id, seen, dice=MISS)
-
-    seen = 0
-    cuts_to_the_floor = math.ceil(
-        math.log(tap_limit.FLOOR / tap_limit.CEILING, tap_limit.BACK_OFF)
-    )  # 64 slots * 0.75 ** 13 < 2
-    for _ in range(cuts_to_the_floor):  # each held 0.2 s: typical time 0.02 s on from the first
-        with PartyLock(pg, parties[0].id) as lock:
-            lock.send("slow", held_tap(0, uuid.uuid4(), seen))
-            time.sleep(0.2)
-            slow = lock.release()["slow"]
-        assert slow.json["status"] == "saved", slow
-        seen = slow.json["version"]
-
     turned_away = uuid.uuid4()
-    before = pg.snapshot(parties[2].id)
-    with PartyLock(pg, parties[0].id) as lock0, PartyLock(pg, parties[1].id) as lock1:
-        lock0.send("held 0", held_tap(0, uuid.uuid4(), seen))
-        lock1.send("held 1", held_tap(1, uuid.uuid4(), 0))
-        assert_busy(keepers[2].tap_once(1, turned_away, 0, dice=SCORE))
-        assert pg.snapshot(parties[2].id) == before  # nothing was written for it
-        held = [lock0.release()["held 0"], lock1.release()["held 1"]]
+    before = pg.snapshot(parties[3].id)
+    with contextlib.ExitStack() as stack:
+        locks = [stack.enter_context(PartyLock(pg, party.id)) for party in parties[:3]]
+        for n, lock in enumerate(locks):
+            lock.send("held", lambda n=n: keepers[n].tap_once(1, uuid.uuid4(), 0, dice=MISS))
+        assert_busy(keepers[3].tap_once(1, turned_away, 0, dice=SCORE))
+        assert pg.snapshot(parties[3].id) == before  # nothing was written for it
+        held = [lock.release()["held"] for lock in locks]
     assert all(answer.json["status"] == "saved" for answer in held), held
 
-    answer, _busy = outbox_send(keepers[2], 1, turned_away, 0, SCORE)
+    answer, _busy = outbox_send(keepers[3], 1, turned_away, 0, SCORE)
     assert answer.status == 200 and answer.json["status"] == "saved", answer
-    again = keepers[2].tap_once(1, turned_away, 0, dice=SCORE)
+    again = keepers[3].tap_once(1, turned_away, 0, dice=SCORE)
     assert again.json["status"] == "duplicate", again
-    stored = [row[2] for row in pg.rolls(pg.current_round(parties[2].id)[0])]
+    stored = [row[2] for row in pg.rolls(pg.current_round(parties[3].id)[0])]
     assert stored == [str(turned_away)]

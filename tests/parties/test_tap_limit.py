@@ -1,14 +1,15 @@
 """The taps a process works on at once (parties.tap_limit): a tap that finds every slot taken
 is answered busy at once, unstarted; the limit falls by a quarter when the typical time in a
-slot (smoothed over the last taps) passes `slow` (once for the taps started before the cut),
-and grows back to its ceiling, where it starts, while the typical time is under; a short pause
-that slows a few taps does not cut it; a request of a single tap may not take the last quarter
-of the slots.
+slot (smoothed over the last taps) passes `slow` with at least half the slots in use (once for
+the taps started before the cut), and grows back to its ceiling, where it starts, while the
+typical time is under; slow taps with few slots in use (a short pause) do not cut it; a
+request of a single tap may not take the last quarter of the slots.
 
 Time is the test's own clock, so each decision is made on a known duration."""
 
 import asyncio
 import contextlib
+import math
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -45,6 +46,14 @@ def tap_taking(limit, clock, seconds):
         clock.now += seconds
 
 
+def taps_taking(limit, clock, seconds, at_once):
+    """`at_once` taps in hand together for `seconds`, then ending one after another."""
+    with contextlib.ExitStack() as held:
+        for _ in range(at_once):
+            held.enter_context(limit.slot())
+        clock.now += seconds
+
+
 def test_a_tap_finding_every_slot_taken_is_turned_away_and_holds_none(clock):
     limit = limit_of(2)
     with limit.slot(), limit.slot():
@@ -69,7 +78,7 @@ def test_the_last_quarter_of_the_slots_is_kept_for_a_tables_queued_taps_sent_tog
 
 
 def test_by_default_a_process_turns_no_tap_away_until_48_single_taps_are_in_hand(clock):
-    limit = tap_limit.AdaptiveLimit(slow=0.1)
+    limit = tap_limit.AdaptiveLimit(slow=0.035, ceiling=64)  # the settings' defaults
     with contextlib.ExitStack() as held:
         for _ in range(48):
             held.enter_context(limit.slot())
@@ -85,42 +94,43 @@ def test_a_tap_that_fails_gives_its_slot_back(clock):
 
 
 def test_slow_taps_cut_the_limit_by_a_quarter_once_their_typical_time_passes_slow(clock):
+    limit = limit_of(4, slow=0.1)  # two taps in hand: half the slots
+    taps_taking(limit, clock, 0.5, at_once=2)  # typical 0.05, then 0.095 s
+    assert limit.limit == 4
+    taps_taking(limit, clock, 0.5, at_once=2)  # 0.1355 s: cut; the next started before it
+    assert limit.limit == 3
+    taps_taking(limit, clock, 0.5, at_once=2)  # started after the cut: cuts again
+    assert limit.limit == 2.25
+
+
+def test_slow_taps_with_fewer_than_half_the_slots_in_use_do_not_cut_the_limit(clock):
     limit = limit_of(16, slow=0.1)
-    tap_taking(limit, clock, 0.5)  # typical 0.05 s
-    tap_taking(limit, clock, 0.5)  # 0.095 s
+    taps_taking(limit, clock, 0.3, at_once=7)  # a pause holding the few taps in hand
+    for _ in range(10):
+        tap_taking(limit, clock, 1.0)
+    assert limit.typical > 0.1
     assert limit.limit == 16
-    tap_taking(limit, clock, 0.5)  # 0.1355 s
-    assert limit.limit == 12
-    tap_taking(limit, clock, 0.5)  # started after the cut: cuts again
-    assert limit.limit == 9
 
 
-def test_a_pause_that_slows_a_few_taps_does_not_cut_the_limit(clock):
+def test_a_pause_that_slows_a_few_taps_leaves_the_typical_time_under_slow(clock):
     limit = limit_of(16, slow=0.1)
     for _ in range(20):
         tap_taking(limit, clock, 0.005)
-    with contextlib.ExitStack() as held:  # three taps in hand through a pause of 0.3 s
-        for _ in range(3):
-            held.enter_context(limit.slot())
-        clock.now += 0.3
+    taps_taking(limit, clock, 0.3, at_once=3)  # three taps in hand through a pause of 0.3 s
     assert limit.typical < 0.1
-    assert limit.limit == 16
 
 
 def test_the_slow_taps_started_before_a_cut_cut_it_once_between_them(clock):
     limit = limit_of(16, slow=0.1)
-    with contextlib.ExitStack() as held:
-        for _ in range(8):
-            held.enter_context(limit.slot())
-        clock.now += 2.0
+    taps_taking(limit, clock, 2.0, at_once=12)
     assert limit.typical > 0.1
     assert limit.limit == 12
 
 
 def test_the_limit_never_falls_below_its_floor(clock):
-    limit = limit_of(3, floor=2, slow=0.1)
+    limit = limit_of(4, floor=2, slow=0.1)
     for _ in range(10):
-        tap_taking(limit, clock, 1.0)
+        taps_taking(limit, clock, 1.0, at_once=2)
     assert limit.limit == 2
 
 
@@ -128,8 +138,8 @@ def test_once_the_typical_time_is_under_slow_fast_taps_grow_the_limit_back_to_it
     clock,
 ):
     limit = limit_of(8, floor=2, slow=0.1)
-    for _ in range(10):
-        tap_taking(limit, clock, 1.0)
+    for _ in range(10):  # half the slots in use each time
+        taps_taking(limit, clock, 1.0, at_once=math.ceil(limit.limit / 2))
     assert limit.limit == 2
     while limit.typical > 0.1:
         tap_taking(limit, clock, 0.01)
@@ -151,6 +161,18 @@ def test_the_settings_refuse_a_slow_time_that_is_not_one(slow):
     result = setting_in_a_new_process("TAP_SLOW", BUNCO_TAP_SLOW=slow)
     assert result.returncode != 0
     assert "BUNCO_TAP_SLOW" in result.stderr
+
+
+def test_by_default_a_process_has_at_most_64_taps_in_hand():
+    assert setting_in_a_new_process("TAP_SLOTS").stdout.split() == ["64"]
+    assert setting_in_a_new_process("TAP_SLOTS", BUNCO_TAP_SLOTS="8").stdout.split() == ["8"]
+
+
+@pytest.mark.parametrize("slots", ["1", "0", "4097", "2.5", "many"])
+def test_the_settings_refuse_a_number_of_slots_that_is_not_one(slots):
+    result = setting_in_a_new_process("TAP_SLOTS", BUNCO_TAP_SLOTS=slots)
+    assert result.returncode != 0
+    assert "BUNCO_TAP_SLOTS" in result.stderr
 
 
 # A run of taps: each starts (if a slot is free) or ends one of those started, after some time.
