@@ -27,7 +27,8 @@ from bench.rawhttp import Pool
 now = time.monotonic
 HEARTBEAT_S = 15.0  # as the page's heartbeat
 MAX_AT_ONCE = 10  # taps of a table in one request, as the page's outbox sends them
-BUSY_CAP_S = 4.0  # the page's longest wait after busy answers in a row (before its jitter)
+MAX_BUSY_WAIT_S = 30.0  # the longest wait a busy answer asks that the page takes at its word
+BUSY_JITTER = 0.2  # the page stretches that wait by up to this share, at random
 WINDOW_S = 5  # the phase's latency is also reported per slice of this many seconds (recovery)
 
 
@@ -197,9 +198,10 @@ class Generator:
         order, one request at a time. Sent at its scheduled time unless an earlier tap of its
         table is still unanswered; then it waits behind that one, and the taps waiting go
         together in the next request (at most MAX_AT_ONCE). A request the server turns away
-        (503) or that fails on the network is sent again, same tap ids, after Retry-After (1 s
-        for a failure) doubled per failure in a row (up to BUSY_CAP_S) and stretched by up to
-        as much again at random, until the server takes it."""
+        (503) is sent again, same tap ids, after the wait the answer asks (its table's turn in
+        the server's line), stretched by up to BUSY_JITTER at random; one that fails on the
+        network, after 1 s doubled per failure in a row up to 15 s, as the page's offline
+        retry. Until the server takes it."""
         pid = party["id"]
         key = (pid, table)
         seen = self.versions[key]
@@ -214,24 +216,26 @@ class Generator:
             queue.append(item)
             return
         queue = self.held[key] = deque([item])
-        in_a_row = 0
+        failed_in_a_row = 0
         while queue:
             batch = list(queue)[:MAX_AT_ONCE]
             retry = await self.send_tap(party, table, batch)
             if isinstance(retry, int):  # answered: this many were taken
                 for _ in range(retry):
                     queue.popleft()
-                in_a_row = 0
-                continue
-            wait = min(max(retry, 0.5) * 2 ** min(in_a_row, 3), BUSY_CAP_S)
-            in_a_row += 1
-            await asyncio.sleep(wait * random.uniform(1, 2))
+                failed_in_a_row = 0
+            elif retry is None:  # the network failed: the page's offline retry
+                await asyncio.sleep(min(2**failed_in_a_row, 15))
+                failed_in_a_row += 1
+            else:  # busy: the table's turn
+                wait = min(max(retry, 0.2), MAX_BUSY_WAIT_S)
+                await asyncio.sleep(wait * random.uniform(1, 1 + BUSY_JITTER))
         del self.held[key]
 
     async def send_tap(self, party, table, batch):
         """Send a table's waiting taps once, in one request as the page does: the number the
-        server answered (taken, or refused and resynced); else the seconds to wait before
-        sending them again (the Retry-After of a busy answer, 1.0 after a network failure)."""
+        server answered (taken, or refused and resynced); the seconds a busy answer asks to
+        wait before sending them again; or None if the network failed."""
         (body, sched, phase), behind = batch[0], batch[1:]
         pid = party["id"]
         headers = {
@@ -253,7 +257,7 @@ class Generator:
         except Exception as error:  # the page's outbox goes "offline" and sends it again
             phase.statuses[f"error {type(error).__name__} (sent again)"] += 1
             self.busy_taps.update(b for b, _s, _p in batch)
-            return 1.0
+            return None
         done = now()
         try:
             answer = json.loads(data)
@@ -265,7 +269,7 @@ class Generator:
             phase.busy += 1
             self.busy_taps.update(b for b, _s, _p in batch)
             phase.retried += first
-            return float(answer_headers.get("retry-after") or 1)
+            return float(answer.get("retry_after") or answer_headers.get("retry-after") or 1)
         answers = [answer, *answer.get("more", [])]
         # the answers stop at the first tap the server did not simply take
         for one, (_b, one_sched, one_phase) in zip(answers, batch, strict=False):

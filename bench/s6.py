@@ -491,12 +491,12 @@ class Generator:
             answer = json.loads(data) if data.startswith(b"{") else {}
             if status == 503 and answer.get("status") == "busy" and busy < BUSY_MOST:
                 # turned away unstarted (parties/admission.py): the page's outbox sends the
-                # same tap again after Retry-After, doubled per busy answer, x1-2 at random
+                # same tap again at its table's turn, the wait asked, x1-1.2 at random
                 self.errors["tap busy, sent again"] += 1
-                delay = min(8.0, answer.get("retry_after", 1) * 2**busy)
+                delay = min(30.0, max(0.2, answer.get("retry_after", 1)))
                 busy += 1
                 attempt -= 1
-                await asyncio.sleep(delay * (1 + random.random()))
+                await asyncio.sleep(delay * (1 + 0.2 * random.random()))
                 continue
             if answer.get("status") == "stale":
                 self.versions[table] = answer["version"]

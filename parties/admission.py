@@ -23,6 +23,7 @@ the phones' resends, then without back-off, were not told apart from it as the c
 
 import asyncio
 import contextlib
+import math
 import threading
 import time
 
@@ -30,7 +31,6 @@ from django.conf import settings
 
 from parties import loop_lag
 
-RETRY_AFTER = 1  # seconds, as the header says it; the phone adds its own jitter
 NOT_STARTED = object()  # what a worker thread returns for a tap it found too late
 
 
@@ -49,18 +49,19 @@ class Ticket:
         self._lock = threading.Lock()
         self._state = "waiting"
 
-    def _left(self):
+    def left(self):
+        """Seconds until the deadline (0 once passed)."""
         return max(0.0, self.deadline - time.monotonic())
 
     @contextlib.asynccontextmanager
     async def holding(self, turn):
         """Hold `turn` (an async context manager: the party's turn) for the block, if it is had
         by the deadline; else Busy."""
-        if self._left() <= 0:
+        if self.left() <= 0:
             raise Busy
         async with contextlib.AsyncExitStack() as held:
             try:
-                async with asyncio.timeout(self._left()):
+                async with asyncio.timeout(self.left()):
                     await held.enter_async_context(turn)
             except TimeoutError:
                 raise Busy from None
@@ -70,7 +71,7 @@ class Ticket:
         """`call()` in a worker thread, if one starts it by the deadline; else Busy (and the
         thread that reaches it later drops it)."""
         future = loop.run_in_executor(None, self._start_then, call)
-        done, _ = await asyncio.wait({future}, timeout=self._left())
+        done, _ = await asyncio.wait({future}, timeout=self.left())
         if not done and self._give_up():
             raise Busy
         result = await future
@@ -94,11 +95,18 @@ class Ticket:
             return True
 
 
-def busy_answer():
-    """The phone's answer to a tap turned away: (HTTP status, JSON payload); `retry_after` is
-    also sent as the Retry-After header."""
+def busy_answer(wait):
+    """The phone's answer to a tap turned away, to be sent again in `wait` seconds (its
+    table's turn, parties.tap_line): (HTTP status, JSON payload). `retry_after` is the wait to
+    the hundredth, and also the Retry-After header, in whole seconds (retry_after_header)."""
     return 503, {
         "status": "busy",
         "message": "The server is busy: this roll is not saved yet and is sent again shortly.",
-        "retry_after": RETRY_AFTER,
+        "retry_after": round(wait, 2),
     }
+
+
+def retry_after_header(wait):
+    """The Retry-After header's value for a wait in seconds: whole seconds (RFC 9110), never
+    sooner than asked."""
+    return str(max(1, math.ceil(wait)))

@@ -25,13 +25,14 @@ ceiling leaves room for the burst. (A limit cut by any single slow tap, starting
 turned 4-11 taps away in those bursts in 5 of 7 runs, each back 1-2 s later; this one, 2 in
 1 of 5.)
 
-A request of a single tap may take only three quarters of the slots; the rest are kept for
-requests carrying a table's queued taps. A table that has been turned away sends what it
-queued meanwhile in one request, so the tables that have waited longest are let in first, and
-each of those requests clears several taps for about the cost of one.
+A table that has not waited may take only three quarters of the slots; the rest are kept for
+the tables turned away before, coming back at their turn in the line (parties.tap_line), so
+the tables that have waited longest are let in first. Each of those requests carries what
+its table queued meanwhile, and clears several taps for about the cost of one.
 """
 
 import asyncio
+import collections
 import contextlib
 import time
 import weakref
@@ -42,8 +43,9 @@ from parties.admission import Busy
 
 FLOOR = 2  # slots; the limit starts at its ceiling (settings.TAP_SLOTS)
 BACK_OFF = 0.75  # what a cut leaves of the limit
-ONE_TAP_SHARE = 0.75  # of the slots, what a request of a single tap may take
+FRESH_SHARE = 0.75  # of the slots, what a table that has not waited its turn may take
 SMOOTHING = 0.1  # each tap's weight in the typical time (about the last ten taps)
+AT_TURN_PATIENCE = 0.05  # seconds a table back at its turn waits for a slot to be freed
 
 
 class AdaptiveLimit:
@@ -56,21 +58,67 @@ class AdaptiveLimit:
         self.in_flight = 0
         self.typical = 0.0  # seconds in a slot, smoothed over the last taps
         self._last_cut = float("-inf")
+        self._at_turn = collections.deque()  # futures of tables back at their turn, waiting
 
     @contextlib.contextmanager
-    def slot(self, taps=1):
-        """Hold a slot for the block, for a request of `taps` taps; Busy if none is free. A
-        request of one tap may not take the last quarter of the slots: those are kept for a
-        table's queued taps sent together."""
-        if self.in_flight >= self.limit * (1 if taps > 1 else ONE_TAP_SHARE):
+    def slot(self):
+        """Hold a slot for the block, for a table that has not waited its turn in line; Busy
+        if none is free to it: it may not take the last quarter of the slots, nor one a table
+        back at its turn is waiting for."""
+        if self.in_flight >= self.limit * FRESH_SHARE or self._at_turn:
             raise Busy
         self.in_flight += 1
         started = time.monotonic()
         try:
             yield
         finally:
-            self._adapt(started, time.monotonic())
-            self.in_flight -= 1
+            self._release(started)
+
+    @contextlib.asynccontextmanager
+    async def slot_at_turn(self, patience):
+        """Hold a slot for the block, for a table back at its turn in line (parties.tap_line):
+        any of the slots, and with none free the next one freed, before any table that has
+        not waited, if that is within `patience` seconds; else Busy."""
+        if self.in_flight < self.limit and not self._at_turn:
+            self.in_flight += 1
+        else:
+            await self._handed_one(patience)
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self._release(started)
+
+    async def _handed_one(self, patience):
+        if patience <= 0:
+            raise Busy
+        waiter = asyncio.get_running_loop().create_future()
+        self._at_turn.append(waiter)
+        try:
+            async with asyncio.timeout(patience):
+                await waiter
+        except TimeoutError:
+            if waiter.done() and not waiter.cancelled():
+                return  # handed one as its time ran out: it holds it
+            raise Busy from None
+        except BaseException:
+            if waiter.done() and not waiter.cancelled():
+                self._pass_on()  # handed one, then cancelled: the next may have it
+            raise
+
+    def _release(self, started):
+        self._adapt(started, time.monotonic())
+        self._pass_on()
+
+    def _pass_on(self):
+        """A slot given up: to the first table waiting at its turn, if the limit allows it one
+        more, else back to the free ones."""
+        while self._at_turn and self.in_flight - 1 < self.limit:
+            waiter = self._at_turn.popleft()
+            if not waiter.done():  # not given up already
+                waiter.set_result(None)  # the slot changes hands: as many in flight
+                return
+        self.in_flight -= 1
 
     def _adapt(self, started, now):
         self.typical += SMOOTHING * (now - started - self.typical)

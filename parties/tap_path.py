@@ -27,7 +27,7 @@ from django.http.cookie import parse_cookie
 from django.http.request import split_domain_port, validate_host
 from django.middleware import csrf
 
-from parties import taps
+from parties import admission, taps
 from parties.services.errors import PartyError
 
 TAP = re.compile(r"/parties/([1-9][0-9]{0,17})/table/([1-9][0-9]{0,3})/rolls/")
@@ -218,6 +218,7 @@ async def _send_json(send, status, payload, *, secure):
     body = json.dumps(payload).encode()
     headers = [*_security_headers(secure), (b"content-length", str(len(body)).encode())]
     if "retry_after" in payload:  # a tap turned away (parties.admission): when to send again
-        headers.append((b"retry-after", str(payload["retry_after"]).encode()))
+        wait = admission.retry_after_header(payload["retry_after"])
+        headers.append((b"retry-after", wait.encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

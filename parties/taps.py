@@ -12,18 +12,19 @@ it and does not replay the round.
 Before it starts, a tap is admitted (parties.admission): if it has not had its party's turn and
 a worker thread within a short wait, or finds every one of the process's slots for taps in hand
 taken (parties.tap_limit), it is answered busy (503, Retry-After) with nothing read or written,
-and the phone's outbox sends it again.
+and the phone's outbox sends it again at its table's turn in the line (parties.tap_line).
 """
 
 import asyncio
 import contextlib
 import functools
 import json
+import time
 import uuid
 
 from django.db import connections
 
-from parties import admission, announce, tap_limit
+from parties import admission, announce, tap_limit, tap_line
 from parties.services.errors import PartyError, StaleTap
 from parties.services.roll import roll_record
 from scoring import InvalidRoll
@@ -160,17 +161,34 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
         _in_worker, loop, party_id, table_number, fields, links, session_key
     )
     ticket = admission.Ticket()
+    line, table = tap_line.of_loop(), (party_id, table_number)
+    waited = line.turn_has_come(table, time.monotonic())
     try:
         async with ticket.holding(_turns.of(party_id)):
-            with tap_limit.of_loop().slot(1 + len(fields.get("more", ()))):  # or busy
+            async with _slot(waited, ticket):  # or busy
                 # The loop's worker threads directly, without sync_to_async's copy of the
                 # caller's context there and back (a share of the interpreter's time bench/ S2
                 # could see): the tap needs nothing from it.
                 result, outbox = await ticket.run(loop, call)
+                line.served(table, time.monotonic())
                 await announce.send_outbox(outbox)  # the table's phones first, then the answer
                 return result
     except admission.Busy:
-        return admission.busy_answer()
+        return admission.busy_answer(line.turned_away(table, time.monotonic()))
+
+
+@contextlib.asynccontextmanager
+async def _slot(waited, ticket):
+    """One of the process's slots for taps in hand (parties.tap_limit): a table back at its
+    turn in line may wait a moment for one (as long as its admission allows, at most
+    AT_TURN_PATIENCE); any other has one at once or is turned away."""
+    limit = tap_limit.of_loop()
+    if waited:
+        async with limit.slot_at_turn(min(ticket.left(), tap_limit.AT_TURN_PATIENCE)):
+            yield
+    else:
+        with limit.slot():
+            yield
 
 
 def _in_worker(loop, party_id, table_number, fields, links, session_key):

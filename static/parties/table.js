@@ -27,7 +27,7 @@
   let sending = false;
   let retryDelay = 1000;
   let busyUntil = 0;  // the server said "busy, retry after": nothing goes before then
-  let busyInARow = 0;  // busy answers since the server last took a tap
+  const MAX_BUSY_WAIT = 30;  // seconds: the longest a busy answer is taken at its word
   let pendingFaces = [];
   let started = null;  // what the screen showed when the roll being entered was begun
   let lastSaved = null;  // the label of the last tap the server took, for the status line
@@ -321,7 +321,6 @@
     if (!data && response.status >= 500) return wentOffline();  // a server restarting: retry
     if (response.status === 503 && data && data.status === "busy") return serverBusy([item, ...behind].map((i) => i.id), response, data);
     retryDelay = 1000;
-    busyInARow = 0;
     sending = false;
     answered(item.id, response, data || { message: `The server answered ${response.status}.` });
     // The answers of those sent behind it that the server took, in order; the rest stay
@@ -342,17 +341,14 @@
   }
 
   // The server turned the tap away unstarted (nothing saved): it stays first in the outbox,
-  // with the same id, and goes again after the Retry-After the server asked for, doubled for
-  // each busy answer in a row (up to 4 s), and stretched by up to as much again at random, so
-  // a room's phones do not come back in one wave. Each resend costs the server about half a
-  // tap (bench/ S4): resent every second or two by a whole room, they kept it full after the
-  // load had fallen back. Longer than 8 s in all, and a table would still be waiting on its
-  // phone well after the server had caught up; what it queued meanwhile goes in one request.
+  // with the same id, and goes again at the table's turn in the server's line: the wait its
+  // answer asks (retry_after, to the hundredth; the Retry-After header in whole seconds from a
+  // server without one), stretched by up to a fifth at random so phones given close turns do
+  // not come back in one wave. Back at its turn, the table is let in ahead of those that have
+  // not waited, with what it queued meanwhile in one request.
   function serverBusy(ids, response, data) {
-    const asked = Number(response.headers.get("Retry-After")) || Number(data.retry_after) || 1;
-    const seconds = Math.min(Math.max(asked, 0.5) * 2 ** Math.min(busyInARow, 3), 4);
-    busyInARow += 1;
-    const wait = seconds * 1000 * (1 + Math.random());
+    const asked = Number(data.retry_after) || Number(response.headers.get("Retry-After")) || 1;
+    const wait = Math.min(Math.max(asked, 0.2), MAX_BUSY_WAIT) * 1000 * (1 + 0.2 * Math.random());
     busyUntil = Date.now() + wait;
     sending = false;
     retryDelay = 1000;

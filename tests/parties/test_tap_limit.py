@@ -3,7 +3,8 @@ is answered busy at once, unstarted; the limit falls by a quarter when the typic
 slot (smoothed over the last taps) passes `slow` with at least half the slots in use (once for
 the taps started before the cut), and grows back to its ceiling, where it starts, while the
 typical time is under; slow taps with few slots in use (a short pause) do not cut it; a
-request of a single tap may not take the last quarter of the slots.
+table that has not waited its turn in line (parties.tap_line) may not take the last quarter
+of the slots.
 
 Time is the test's own clock, so each decision is made on a known duration."""
 
@@ -16,7 +17,7 @@ from asgiref.sync import sync_to_async
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parties import admission, tap_limit, tap_path
+from parties import admission, tap_limit, tap_line, tap_path
 from tests.loops import on_a_loop_of_its_own
 from tests.parties.test_settings import setting_in_a_new_process
 from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap
@@ -66,15 +67,74 @@ def test_a_tap_finding_every_slot_taken_is_turned_away_and_holds_none(clock):
         assert limit.in_flight == 1
 
 
-def test_the_last_quarter_of_the_slots_is_kept_for_a_tables_queued_taps_sent_together(clock):
+@on_a_loop_of_its_own
+async def test_the_last_quarter_of_the_slots_is_kept_for_tables_back_at_their_turn_in_line(
+    clock,
+):
     limit = limit_of(4)
     with limit.slot(), limit.slot(), limit.slot():
-        with pytest.raises(admission.Busy), limit.slot(taps=1):
-            pytest.fail("a single tap took the last quarter")
-        with limit.slot(taps=2):  # a table's queued taps, sent together
+        with pytest.raises(admission.Busy), limit.slot():
+            pytest.fail("a table that has not waited took the last quarter")
+        async with limit.slot_at_turn(patience=0):  # a table turned away before, back
             assert limit.in_flight == 4
-            with pytest.raises(admission.Busy), limit.slot(taps=10):
-                pytest.fail("a fifth tap ran in a limit of four")
+            with pytest.raises(admission.Busy):
+                async with limit.slot_at_turn(patience=0):
+                    pytest.fail("a fifth tap ran in a limit of four")
+
+
+@on_a_loop_of_its_own
+async def test_a_table_at_its_turn_waits_for_the_next_slot_freed_before_any_that_has_not(clock):
+    limit = limit_of(2)
+    order = []
+
+    async def at_turn(name):
+        async with limit.slot_at_turn(patience=5):
+            order.append(name)
+            await asyncio.sleep(0)
+
+    with contextlib.ExitStack() as held:
+        held.enter_context(limit.slot())
+        held.enter_context(limit.slot())
+        first = asyncio.create_task(at_turn("first back"))
+        second = asyncio.create_task(at_turn("second back"))
+        await asyncio.sleep(0.01)
+        assert order == [] and limit.in_flight == 2  # both waiting, none let in
+        with pytest.raises(admission.Busy), limit.slot():  # nor one that has not waited
+            pytest.fail("a slot freed went to a table that has not waited")
+    await asyncio.gather(first, second)
+    assert order == ["first back", "second back"]
+    assert limit.in_flight == 0
+
+
+@on_a_loop_of_its_own
+async def test_a_table_at_its_turn_with_no_slot_freed_within_its_patience_is_turned_away(clock):
+    limit = limit_of(1)
+    with limit.slot():
+        with pytest.raises(admission.Busy):
+            async with limit.slot_at_turn(patience=0.05):
+                pytest.fail("ran with the only slot taken")
+        assert limit.in_flight == 1
+    with limit.slot():  # the one that gave up holds nothing, waits for nothing
+        assert limit.in_flight == 1
+    assert limit.in_flight == 0
+
+
+@on_a_loop_of_its_own
+async def test_a_slot_handed_to_a_table_cancelled_meanwhile_goes_to_the_next_one(clock):
+    limit = limit_of(1)
+    order = []
+
+    async def at_turn(name):
+        async with limit.slot_at_turn(patience=5):
+            order.append(name)
+
+    with limit.slot():
+        cancelled = asyncio.create_task(at_turn("cancelled"))
+        after = asyncio.create_task(at_turn("after"))
+        await asyncio.sleep(0.01)
+    cancelled.cancel()  # handed the slot, cancelled before it ran
+    await asyncio.gather(cancelled, after, return_exceptions=True)
+    assert order == ["after"] and limit.in_flight == 0
 
 
 def test_by_default_a_process_turns_no_tap_away_until_48_single_taps_are_in_hand(clock):
@@ -196,7 +256,7 @@ def test_slots_in_use_never_pass_the_limit_and_all_come_back(run):
                     slot.__enter__()
                 except admission.Busy:
                     turned_away += 1
-                    assert limit.in_flight >= limit.limit * tap_limit.ONE_TAP_SHARE
+                    assert limit.in_flight >= limit.limit * tap_limit.FRESH_SHARE
                     continue
                 held.append(slot)
                 assert limit.in_flight <= -(-limit.limit // 1)  # within the limit it was let in
@@ -239,7 +299,8 @@ async def test_a_tap_finding_every_slot_taken_is_answered_busy_and_saved_when_se
         limit.limit = saved_limit
     assert busy["status"] == 503 and busy["json"]["status"] == "busy"
     headers = {name.lower(): value for name, value in busy["headers"]}
-    assert headers[b"retry-after"] == str(admission.RETRY_AFTER).encode()
+    assert busy["json"]["retry_after"] == tap_line.MIN_WAIT  # the only table in line
+    assert headers[b"retry-after"] == b"1"  # whole seconds
     assert await rolls_at(party, 2) == []  # nothing written for it
 
     saved = await post(app, keeper, 2, first)  # the outbox sends the same tap again
