@@ -45,7 +45,7 @@ FLOOR = 2  # slots; the limit starts at its ceiling (settings.TAP_SLOTS)
 BACK_OFF = 0.75  # what a cut leaves of the limit
 FRESH_SHARE = 0.75  # of the slots, what a table that has not waited its turn may take
 SMOOTHING = 0.1  # each tap's weight in the typical time (about the last ten taps)
-AT_TURN_PATIENCE = 0.05  # seconds a table back at its turn waits for a slot to be freed
+AT_TURN_PATIENCE = 0.02  # seconds a table back at its turn waits for a slot to be freed
 
 
 class AdaptiveLimit:

@@ -151,12 +151,14 @@ class Phone:
     def tap(self, table, tap_id, seen, timeout=30, **fields):
         """The outbox's way (table.js flush()): send the same tap (same id, same seen) again
         while the network fails, the server answers a 5xx without JSON (a server restarting) or
-        turns the tap away busy (503, parties/admission.py: after its Retry-After), waiting as
-        the outbox does; any other answer is the tap's."""
+        turns the tap away busy (503, parties/admission.py), waiting as the outbox does: the
+        wait a busy answer asks (its table's turn in the line), else 1 s doubled per failure;
+        any other answer is the tap's."""
         deadline = time.monotonic() + timeout
         tries, failures, wait = 0, [], RETRY_FIRST
         while True:
             tries += 1
+            busy = False
             try:
                 answer = self.tap_once(table, tap_id, seen, **fields)
                 busy = answer.status == 503 and (answer.json or {}).get("status") == "busy"
@@ -164,14 +166,15 @@ class Phone:
                     answer.tries, answer.failures = tries, failures
                     return answer
                 failures.append("busy" if busy else answer.status)
-                if busy:
-                    wait = max(wait, int(answer.headers.get("retry-after", 1)))
             except (OSError, urllib.error.URLError, ConnectionError) as error:
                 failures.append(type(error).__name__)
             if time.monotonic() > deadline:
                 raise AssertionError(f"tap {tap_id} got no answer within {timeout} s")
-            time.sleep(min(wait, RETRY_MOST))
-            wait *= 2
+            if busy:
+                time.sleep(answer.json["retry_after"])
+            else:
+                time.sleep(min(wait, RETRY_MOST))
+                wait *= 2
 
     def live_region(self, table):
         """The table page's live region, as htmx fetches it on a resync."""
