@@ -13,10 +13,10 @@ requests served after the table before it, at least `MIN_WAIT` away. The gap is 
 the requests this process served in the last `RATE_WINDOW` seconds, and is at most
 `MOST_GAP`: the rate served is what the process can do only while it is full, and a process
 that was quiet a moment ago would otherwise space its first turns far apart. (Smoothed over
-each gap between one request served and the next, one pause of the process nearly doubled
-the gap, and the turns given in the burst after it ran 8 s out where 2 s had been usual.)
-Its busy answer asks the phone to wait until its turn (`retry_after`). Coming back at its
-turn, the table may take every slot of the process, where a table that has not waited may
+each gap between one request served and the next, one pause of the process lengthened the
+gap by two thirds, and the turns given in the burst after it ran 8 s out where 2-4 s had been
+usual.) Its busy answer asks the phone to wait until its turn (`retry_after`). Coming back at
+its turn, the table may take every slot of the process, where a table that has not waited may
 take three quarters (parties.tap_limit), and waits a moment for the next one freed: the
 tables that have waited longest go first, and each waits about as long as the line ahead of
 it takes. A table whose turn comes and that still finds no slot goes to the end of the line
@@ -102,6 +102,3 @@ def of_loop():
     if line is None:
         line = _lines[loop] = Line()
     return line
-
-
-

@@ -82,21 +82,22 @@ async def test_the_last_quarter_of_the_slots_is_kept_for_tables_back_at_their_tu
                     pytest.fail("a fifth tap ran in a limit of four")
 
 
+async def at_turn(limit, order, name):
+    """A table back at its turn: waits up to 5 s for a slot, and notes when it has one."""
+    async with limit.slot_at_turn(patience=5):
+        order.append(name)
+        await asyncio.sleep(0)
+
+
 @on_a_loop_of_its_own
 async def test_a_table_at_its_turn_waits_for_the_next_slot_freed_before_any_that_has_not(clock):
     limit = limit_of(2)
     order = []
-
-    async def at_turn(name):
-        async with limit.slot_at_turn(patience=5):
-            order.append(name)
-            await asyncio.sleep(0)
-
     with contextlib.ExitStack() as held:
         held.enter_context(limit.slot())
         held.enter_context(limit.slot())
-        first = asyncio.create_task(at_turn("first back"))
-        second = asyncio.create_task(at_turn("second back"))
+        first = asyncio.create_task(at_turn(limit, order, "first back"))
+        second = asyncio.create_task(at_turn(limit, order, "second back"))
         await asyncio.sleep(0.01)
         assert order == [] and limit.in_flight == 2  # both waiting, none let in
         with pytest.raises(admission.Busy), limit.slot():  # nor one that has not waited
@@ -123,14 +124,9 @@ async def test_a_table_at_its_turn_with_no_slot_freed_within_its_patience_is_tur
 async def test_a_slot_handed_to_a_table_cancelled_meanwhile_goes_to_the_next_one(clock):
     limit = limit_of(1)
     order = []
-
-    async def at_turn(name):
-        async with limit.slot_at_turn(patience=5):
-            order.append(name)
-
     with limit.slot():
-        cancelled = asyncio.create_task(at_turn("cancelled"))
-        after = asyncio.create_task(at_turn("after"))
+        cancelled = asyncio.create_task(at_turn(limit, order, "cancelled"))
+        after = asyncio.create_task(at_turn(limit, order, "after"))
         await asyncio.sleep(0.01)
     cancelled.cancel()  # handed the slot, cancelled before it ran
     await asyncio.gather(cancelled, after, return_exceptions=True)
