@@ -63,9 +63,10 @@ class AdaptiveLimit:
     @contextlib.contextmanager
     def slot(self):
         """Hold a slot for the block, for a table that has not waited its turn in line; Busy
-        if none is free to it: it may not take the last quarter of the slots, nor one a table
-        back at its turn is waiting for."""
-        if self.in_flight >= self.limit * FRESH_SHARE or self._at_turn:
+        if none is free to it: it may not take the last quarter of the slots. (Tables back at
+        their turn wait only while every slot is taken, and a slot freed then is handed to
+        them.)"""
+        if self.in_flight >= self.limit * FRESH_SHARE:  # so too while tables wait at their turn
             raise Busy
         self.in_flight += 1
         started = time.monotonic()
@@ -98,13 +99,22 @@ class AdaptiveLimit:
             async with asyncio.timeout(patience):
                 await waiter
         except TimeoutError:
-            if waiter.done() and not waiter.cancelled():
+            if self._was_handed(waiter):
                 return  # handed one as its time ran out: it holds it
             raise Busy from None
         except BaseException:
-            if waiter.done() and not waiter.cancelled():
+            if self._was_handed(waiter):
                 self._pass_on()  # handed one, then cancelled: the next may have it
             raise
+
+    def _was_handed(self, waiter):
+        """Whether a table that stopped waiting had been handed a slot; if not, it leaves the
+        waiters (unless a release already dropped it)."""
+        if waiter.done() and not waiter.cancelled():
+            return True
+        with contextlib.suppress(ValueError):
+            self._at_turn.remove(waiter)
+        return False
 
     def _release(self, started):
         self._adapt(started, time.monotonic())

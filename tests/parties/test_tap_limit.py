@@ -93,15 +93,18 @@ async def at_turn(limit, order, name):
 async def test_a_table_at_its_turn_waits_for_the_next_slot_freed_before_any_that_has_not(clock):
     limit = limit_of(2)
     order = []
-    with contextlib.ExitStack() as held:
-        held.enter_context(limit.slot())
-        held.enter_context(limit.slot())
-        first = asyncio.create_task(at_turn(limit, order, "first back"))
-        second = asyncio.create_task(at_turn(limit, order, "second back"))
-        await asyncio.sleep(0.01)
-        assert order == [] and limit.in_flight == 2  # both waiting, none let in
-        with pytest.raises(admission.Busy), limit.slot():  # nor one that has not waited
-            pytest.fail("a slot freed went to a table that has not waited")
+    one, other = contextlib.ExitStack(), contextlib.ExitStack()
+    one.enter_context(limit.slot())
+    other.enter_context(limit.slot())
+    first = asyncio.create_task(at_turn(limit, order, "first back"))
+    second = asyncio.create_task(at_turn(limit, order, "second back"))
+    await asyncio.sleep(0.01)
+    assert order == [] and limit.in_flight == 2  # both waiting, none let in
+    one.close()  # a slot freed: handed to the first table back, not to the free ones
+    assert limit.in_flight == 2
+    with pytest.raises(admission.Busy), limit.slot():  # so one that has not waited finds none
+        pytest.fail("a slot freed went to a table that has not waited")
+    other.close()
     await asyncio.gather(first, second)
     assert order == ["first back", "second back"]
     assert limit.in_flight == 0
@@ -114,7 +117,7 @@ async def test_a_table_at_its_turn_with_no_slot_freed_within_its_patience_is_tur
         with pytest.raises(admission.Busy):
             async with limit.slot_at_turn(patience=0.05):
                 pytest.fail("ran with the only slot taken")
-        assert limit.in_flight == 1
+        assert limit.in_flight == 1 and not limit._at_turn  # nor is it still waiting
     with limit.slot():  # the one that gave up holds nothing, waits for nothing
         assert limit.in_flight == 1
     assert limit.in_flight == 0
@@ -131,6 +134,19 @@ async def test_a_slot_handed_to_a_table_cancelled_meanwhile_goes_to_the_next_one
     cancelled.cancel()  # handed the slot, cancelled before it ran
     await asyncio.gather(cancelled, after, return_exceptions=True)
     assert order == ["after"] and limit.in_flight == 0
+
+
+@on_a_loop_of_its_own
+async def test_a_table_cancelled_while_waiting_at_its_turn_stops_waiting(clock):
+    limit = limit_of(1)
+    order = []
+    with limit.slot():
+        waiting = asyncio.create_task(at_turn(limit, order, "cancelled"))
+        await asyncio.sleep(0.01)
+        waiting.cancel()  # its phone gone before any slot was freed
+        await asyncio.gather(waiting, return_exceptions=True)
+        assert not limit._at_turn and limit.in_flight == 1
+    assert order == [] and limit.in_flight == 0
 
 
 def test_by_default_a_process_turns_no_tap_away_until_48_single_taps_are_in_hand(clock):
