@@ -301,11 +301,10 @@ LOGGING = {
     },
 }
 
-# Wrong party codes allowed in a window of ten minutes: from one browser (its session), and from
-# one network (an IPv4 address or an IPv6 /64: every guest behind the party's router). See
-# docs/security.md for what these allow a guesser.
+# Wrong party codes allowed from one browser (the join page's signed browser-id cookie) in a
+# window of ten minutes. Nothing counts per address: one device dropping its cookies would use
+# up every guest's share behind the party's router. See docs/security.md for what a guesser gets.
 PARTY_CODE_MAX_FAILURES = int(os.environ.get("PARTY_CODE_MAX_FAILURES", "10"))
-PARTY_CODE_NETWORK_MAX_FAILURES = int(os.environ.get("PARTY_CODE_NETWORK_MAX_FAILURES", "100"))
 PARTY_CODE_FAILURE_WINDOW = 600
 
 # How many parties one address (an IPv6 /64) may create in an hour: anyone may host, so this is

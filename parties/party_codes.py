@@ -4,8 +4,10 @@ import secrets
 import string
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1L")
-# 30**10 (about 2**49) codes: docs/security.md works out what a guesser gets at the join limits.
-CODE_LENGTH = 10
+# 31**12 (about 2**59.4) codes: docs/security.md works out what a guesser gets at the join page.
+# Parties made before keep the code they were given (10 symbols, or 6 before those): a code is
+# looked up as it is stored, whatever its length.
+CODE_LENGTH = 12
 
 
 def new_party_code():
@@ -20,5 +22,8 @@ def party_code_typed(text):
 
 
 def party_code_shown(code):
-    """A code in groups of five, easier to read aloud and to type from a card."""
-    return " ".join(code[i : i + 5] for i in range(0, len(code), 5))
+    """A code in even groups, easier to read aloud and to type from a card: a new code of 12 in
+    three groups of four (`ABCD EFGH JKMN`); an older party's code of 10 in two groups of five,
+    as its cards were printed (`ABCDE FGHJK`); a code of 6 from before those in threes."""
+    size = next((size for size in (4, 5, 3) if len(code) % size == 0), 4)
+    return " ".join(code[i : i + size] for i in range(0, len(code), size))

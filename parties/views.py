@@ -1,5 +1,6 @@
 """Views: each opens with its access guard, calls one service or selector, and renders."""
 
+import secrets
 import uuid
 
 from django.conf import settings
@@ -409,49 +410,72 @@ def results(request, party_id):
 
 
 TOO_MANY_CODES = "Too many wrong codes from this phone. Wait ten minutes, or ask the host."
-TOO_MANY_CODES_HERE = "Too many wrong codes from this network. Wait ten minutes, or ask the host."
+
+# The join page's browser id: a random value in a small signed cookie, sent only to /join/. The
+# per-browser allowance counts on it, and it needs no session row: a failed or refused join
+# stores nothing on the server but its count in the cache.
+JOIN_COOKIE = "bunco_join"
+JOIN_COOKIE_SALT = "bunco-join-browser"
+JOIN_COOKIE_AGE = 60 * 60 * 24  # far longer than a window, so no count outlives its cookie
 
 
-def _browser_id(request):
-    """The session key the small limit counts on, made now if this browser has none."""
-    if request.session.session_key is None:
-        request.session.create()  # and sent as the session cookie with the answer
-    return request.session.session_key
+def _join_browser(request):
+    """The id the join limit counts this browser on, and whether it is new (its answer sets
+    it). A browser without the cookie, or with one not of our signing, is a new browser."""
+    browser = request.get_signed_cookie(
+        JOIN_COOKIE, default=None, salt=JOIN_COOKIE_SALT, max_age=JOIN_COOKIE_AGE
+    )
+    if browser:
+        return browser, False
+    return secrets.token_urlsafe(16), True
+
+
+def _join_answer(response, browser, new):
+    if new:
+        response.set_signed_cookie(
+            JOIN_COOKIE,
+            browser,
+            salt=JOIN_COOKIE_SALT,
+            max_age=JOIN_COOKIE_AGE,
+            path=reverse("parties:join"),
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def join(request):
     """Type the party code, then pick your name: a way in for a player without a link."""
+    browser, new = _join_browser(request)
     if request.method == "GET":
-        return render(request, "parties/join.html")
-    # Two limits, each counted before the code is judged and decided on the count this request
-    # got (docs/security.md): concurrent guesses cannot all pass a check made before any of
-    # them counted. A browser has a small allowance, so a guest's typos lock out only that
-    # guest; a network (the guests behind one router) a large one only an attacker reaches.
-    window = settings.PARTY_CODE_FAILURE_WINDOW
-    browser_key = f"party-code-failures:session:{_browser_id(request)}"
-    if access.attempt_count(browser_key, window) > settings.PARTY_CODE_MAX_FAILURES:
-        access.attempt_uncount(browser_key)  # a refusal is not a guess
-        return render(request, "parties/join.html", {"error": TOO_MANY_CODES}, status=429)
-    network_key = f"party-code-failures:network:{access.client_network(request)}"
-    if access.attempt_count(network_key, window) > settings.PARTY_CODE_NETWORK_MAX_FAILURES:
-        access.attempt_uncount(network_key)
-        access.attempt_uncount(browser_key)
-        return render(request, "parties/join.html", {"error": TOO_MANY_CODES_HERE}, status=429)
+        return _join_answer(render(request, "parties/join.html"), browser, new)
+    # One limit, on the browser, counted before the code is judged and decided on the count
+    # this request got (docs/security.md): concurrent guesses from one browser cannot all pass
+    # a check made before any of them counted. A guest's typos lock out only that browser.
+    # Nothing counts on the address: a script that drops its cookies is a fresh guest to us,
+    # so whatever stopped it would stop the guests sharing its address too.
+    key = f"party-code-failures:browser:{browser}"
+    counted = access.attempt_count(key, settings.PARTY_CODE_FAILURE_WINDOW)
+    if counted > settings.PARTY_CODE_MAX_FAILURES:
+        access.attempt_uncount(key)  # a refusal is not a guess
+        answer = render(request, "parties/join.html", {"error": TOO_MANY_CODES}, status=429)
+        return _join_answer(answer, browser, new)
     code = party_codes.party_code_typed(request.POST.get("code", ""))
     party = Party.objects.filter(code=code).first() if code else None
-    if party is None:  # a wrong code: it stays counted on both
-        return render(
+    if party is None:  # a wrong code: it stays counted
+        answer = render(
             request,
             "parties/join.html",
             {"error": "No party has that code. Check it with the host.", "code": code[:16]},
             status=400,
         )
-    access.attempt_uncount(network_key)  # a right code is no failure
-    access.attempt_uncount(browser_key)
-    access.grant_code(request, party)
-    return redirect("parties:party", party_id=party.id)
+        return _join_answer(answer, browser, new)
+    access.attempt_uncount(key)  # a right code is no failure
+    access.grant_code(request, party)  # the only join that stores a session
+    return _join_answer(redirect("parties:party", party_id=party.id), browser, new)
 
 
 def healthz(request):

@@ -49,7 +49,7 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
             break
         except IntegrityError:  # the random code was taken; draw again
             continue
-    else:  # pragma: no cover - 30^10 codes make five collisions in a row unthinkable
+    else:  # pragma: no cover - 31^12 codes make five collisions in a row unthinkable
         raise PartyError("Could not find a free party code; try again.")
 
     players = [

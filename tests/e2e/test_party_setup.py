@@ -92,7 +92,9 @@ def test_a_host_sets_up_a_twelve_player_party_and_hands_out_links(chromium, serv
     expect(host.locator("#seats-1 .badge.head")).to_have_text("head table")
     expect(host.locator(".badge.ghost")).to_have_count(0)
     code = host.locator("#party-code").inner_text()
-    assert re.fullmatch(r"[A-Z2-9]{5} [A-Z2-9]{5}", code)  # shown in two groups of five
+    assert re.fullmatch(r"[A-Z2-9]{4} [A-Z2-9]{4} [A-Z2-9]{4}", code)  # three groups of four
+    box = host.locator("#party-code").bounding_box()
+    assert box["x"] + box["width"] <= 360, box  # whole on the phone's screen
     shots(host, "host-seating-phone")
 
     # Reshuffle with htmx: the seating fragment is replaced, everyone still seated once.
@@ -149,6 +151,7 @@ def test_a_host_sets_up_a_twelve_player_party_and_hands_out_links(chromium, serv
     friend = chromium.new_context(**PHONE).new_page()
     friend.goto(server.url + "/")
     friend.get_by_label("Party code").fill(code.lower())
+    shots(friend, "join-code-typed-phone")  # the whole code in sight in the field
     friend.get_by_role("button", name="Find my sheet").click()
     expect(friend.locator(".table-card")).to_have_count(3)
     shots(friend, "party-view-phone")

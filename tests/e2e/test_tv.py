@@ -97,6 +97,10 @@ def test_the_room_follows_a_round_on_the_tv(chromium, server, shots):
         for n in (1, 2, 3):
             expect(tv.locator(f"#tv-seats-{n} .tv-seat")).to_have_text(seats[n - 1])
         expect(tv.locator("#party-code")).to_have_text(host.locator("#party-code").inner_text())
+        # The code's three groups, one under the other, inside the join column.
+        code, column = tv.locator("#party-code").bounding_box(), tv.locator(".tv-join").bounding_box()
+        assert column["x"] < code["x"] and code["x"] + code["width"] < column["x"] + column["width"]
+        assert code["height"] > 2.5 * font_px(tv.locator("#party-code")), code
         expect(tv.locator(".tv-qr svg")).to_be_visible()
         # The screen is asked to stay on all night, round or not (wake-lock where the browser
         # grants it; a headless one may refuse, and the page then waits for a tap).

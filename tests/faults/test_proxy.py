@@ -381,39 +381,39 @@ def _closed(socket):
     return False
 
 
-def test_the_rate_limits_count_the_clients_own_address_never_a_forged_one(
-    topology, make_party, redis
-):
-    """A guest at 127.0.0.3 types wrong party codes, each request forging another
-    X-Forwarded-For: the proxy replaces the header, daphne (--proxy-headers) takes the
-    client's address from it, and the network limit counts 127.0.0.3, not the proxy's
-    address nor anything forged."""
+def test_the_rate_limits_count_the_clients_own_address_never_a_forged_one(topology, redis):
+    """A host at 127.0.0.3 creates parties, each request forging another X-Forwarded-For: the
+    proxy replaces the header, daphne (--proxy-headers) takes the client's address from it,
+    and the creation limit (the one limit counted per address) counts 127.0.0.3, not the
+    proxy's address nor anything forged."""
+    from tests.parties.conftest import create_form
+
     proxy = topology
-    make_party()
     for n in range(3):
         connection = http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=10,
                                                 source_address=("127.0.0.3", 0))
-        connection.request("GET", "/join/", headers={"Host": f"127.0.0.1:{proxy.port}"})
+        connection.request("GET", "/parties/new/", headers={"Host": f"127.0.0.1:{proxy.port}"})
         answer = connection.getresponse()
         answer.read()
         cookies = "; ".join(c.split(";")[0] for c in answer.headers.get_all("Set-Cookie"))
         csrf = re.search(r"csrftoken=([^;]+)", cookies).group(1)
-        body = urllib.parse.urlencode({"csrfmiddlewaretoken": csrf, "code": "ZZZZZZ"})
-        connection.request("POST", "/join/", body=body, headers={
+        form = {**create_form(names=["Ann", "Bea", "Cleo", "Dot"]), "csrfmiddlewaretoken": csrf}
+        body = urllib.parse.urlencode(form, doseq=True)
+        connection.request("POST", "/parties/new/", body=body, headers={
             "Host": f"127.0.0.1:{proxy.port}", "Cookie": cookies, "Origin": proxy.url,
-            "Referer": proxy.url + "/join/",
+            "Referer": proxy.url + "/parties/new/",
             "Content-Type": "application/x-www-form-urlencoded",
             "X-Forwarded-For": f"203.0.113.{n + 1}", "Forwarded": f"for=198.51.100.{n}",
         })
         answer = connection.getresponse()
         answer.read()
-        assert answer.status in (200, 400), answer.status
+        assert answer.status == 302, answer.status  # created
         connection.close()
-    keys = redis.cli("--scan", "--pattern", "*party-code-failures:network:*")
-    assert any(key.endswith("network:127.0.0.3") for key in keys), keys
+    keys = redis.cli("--scan", "--pattern", "*party-create:*")
+    assert any(key.endswith("party-create:127.0.0.3") for key in keys), keys
     assert not any("203.0.113" in key or "198.51.100" in key or key.endswith(":127.0.0.1")
                    for key in keys), keys
-    count = next(k for k in keys if k.endswith("network:127.0.0.3"))
+    count = next(k for k in keys if k.endswith("party-create:127.0.0.3"))
     assert redis.cli("GET", count) == ["3"]
 
 

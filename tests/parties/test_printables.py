@@ -192,7 +192,7 @@ def test_player_cards_carry_each_player_s_link_and_the_party_code(host, party, s
     assert html.count("<svg") >= 12 and html.count('class="paper player-card-page"') == 2
     assert "http://192.168.1.23:8000/join/" in html
     code = Party.objects.get(pk=party.pk).code
-    assert f"{code[:5]} {code[5:]}" in html
+    assert f"{code[:4]} {code[4:8]} {code[8:]}" in html  # three groups of four
     # Ann's card holds the QR code of Ann's own link, at the address phones use.
     ann = AccessLink.objects.get(party=party, role="player", player__name="Ann")
     ann_url = "http://192.168.1.23:8000" + reverse("parties:redeem", args=[access.token_for(ann)])

@@ -3,6 +3,7 @@
 from django.core.management.base import BaseCommand
 
 from parties import selectors
+from parties.party_codes import party_code_shown
 from parties.services.party import party_create
 from scoring import PRESETS
 
@@ -24,7 +25,8 @@ class Command(BaseCommand):
         party = party_create(
             name="Demo Bunco Night", player_names=names, preset=preset, rules=PRESETS[preset]
         )
-        self.stdout.write(f"Demo party “{party.name}”, code {party.code} ({preset} rules):")
+        code = party_code_shown(party.code)  # in groups, as the cards show it
+        self.stdout.write(f"Demo party “{party.name}”, code {code} ({preset} rules):")
         for link in selectors.party_links(party, base_url):
             self.stdout.write(f"  {link.label:<20} {link.url}")
-        self.stdout.write(f"Players without a link: {base_url.rstrip('/')}/join/ code {party.code}")
+        self.stdout.write(f"Players without a link: {base_url.rstrip('/')}/join/ code {code}")

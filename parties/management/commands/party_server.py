@@ -28,7 +28,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
 from bunco_site import home_server
-from parties import access
+from parties import access, party_codes
 from parties.models import AccessLink, Party
 
 STARTUP_SECONDS = 30
@@ -123,7 +123,8 @@ class Command(BaseCommand):
         segno.make(host_link, error="l").terminal(out=qr, compact=True)
         out.write(qr.getvalue())
         for party in parties:
-            out.write(f"  {party.name} (code {party.code}): host link {_host_link(party, base)}")
+            code = party_codes.party_code_shown(party.code)  # in groups, as the cards show it
+            out.write(f"  {party.name} (code {code}): host link {_host_link(party, base)}")
         out.write(
             f"\n  Data (database, secret key): {settings.DATA_DIR}\n"
             "  A restart keeps the party and every link. Stop with Ctrl-C.\n"
