@@ -312,6 +312,10 @@ PARTY_CODE_FAILURE_WINDOW = 600
 PARTY_CREATE_MAX_PER_ADDRESS = int(os.environ.get("PARTY_CREATE_MAX_PER_ADDRESS", "20"))
 PARTY_CREATE_WINDOW = 60 * 60
 
+# Party sockets one session may hold open at once in a server process (parties/consumers.py):
+# about three times the busiest real session (docs/security.md).
+PARTY_SOCKETS_PER_SESSION = 20
+
 # Requests in Django at once, in each server process (bunco_site/request_threads.py); the
 # others wait their turn. Taps have their own bound (TAP_WAIT) and sockets their own threads.
 REQUESTS_AT_ONCE = env_number("BUNCO_REQUESTS_AT_ONCE", "4", int, 1, 256, "a whole number")

@@ -6,6 +6,7 @@ import functools
 import json
 import logging
 import re
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
@@ -18,10 +19,23 @@ from django.conf import settings
 
 from parties import access, layer_watch
 from parties.announce import party_group, table_group
+from parties.converters import IdConverter
 from parties.models import Party, Round
 
 logger = logging.getLogger(__name__)
 VIEW = re.compile(r"(table|player)-[0-9]{1,18}")
+# A number in the query string: ASCII digits, few enough for int() to read ("9" * 5000 passes
+# str.isdigit() and int() refuses it; so does "²"). Anything else is ignored, as `tables=abc`.
+NUMBER = re.compile(r"[0-9]{1,19}")
+
+# Sockets one session may hold open at once in one server process: settings'
+# PARTY_SOCKETS_PER_SESSION. A page holds one; a phone has one or two of the party's pages open,
+# the host's laptop a few (the host page, the TV, a table or two), and a page reconnecting may
+# briefly hold a second while the server has not yet seen its old one go. One more is refused
+# before it is accepted, with this close code (as HTTP's 429). Counted in the process, which
+# routing makes the party's: nothing outlives a process, so a killed one leaves no count behind.
+TOO_MANY_SOCKETS = 4429
+_open_sockets = Counter()  # session key -> its sockets open in this process
 
 
 # A socket's reads run in a few threads of their own. Channels' database_sync_to_async would run
@@ -66,6 +80,15 @@ def _still_let_in(session_key, party_id):
     return access.grant_for(session, party).any
 
 
+def _number(value, largest):
+    """`value` as a whole number from 1 to `largest`, or None. Its digits are checked before
+    int() reads them."""
+    if NUMBER.fullmatch(value) is None:
+        return None
+    number = int(value)
+    return number if 1 <= number <= largest else None
+
+
 class PartyConsumer(AsyncWebsocketConsumer):
     """Async, so fan-out touches no ORM and no per-event connection clean-up: each push is the
     same pre-rendered text for every phone, sent as is."""
@@ -83,6 +106,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.channel_name = await self.channel_layer.new_channel()
         self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
         self.base_send = send
+        self.counted = None  # the session key this socket is counted under
         pushes = None
         try:
             while True:
@@ -96,6 +120,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
             if pushes is not None:
                 pushes.cancel()  # the layer's receive unsubscribes the channel as it ends
                 await asyncio.gather(pushes, return_exceptions=True)
+            if self.counted is not None:  # however the socket ended: disconnect, error, cancel
+                _open_sockets[self.counted] -= 1
+                if not _open_sockets[self.counted]:
+                    del _open_sockets[self.counted]
 
     async def _deliver_pushes(self):
         try:
@@ -109,10 +137,18 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         party_id = self.scope["url_route"]["kwargs"]["party_id"]
-        grant, table_count = await _grant_and_tables(self.scope["session"], party_id)
+        session = self.scope["session"]
+        grant, table_count = await _grant_and_tables(session, party_id)
         if grant is None or not grant.any:
             await self.close(code=4403)
             return
+        cap = settings.PARTY_SOCKETS_PER_SESSION
+        if _open_sockets[session.session_key] >= cap:
+            logger.info("a session holds %s sockets here: one more refused", cap)
+            await self.close(code=TOO_MANY_SOCKETS)
+            return
+        self.counted = session.session_key
+        _open_sockets[self.counted] += 1
         self.party_id = party_id
         self.view = self._view()
         self.close_shown = None  # the seq of the last round close whose view this page took
@@ -130,15 +166,17 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps({"type": "hello", "seq": seq, "version": version}))
 
     def _query(self, key):
-        """The values of `key` in the socket's query string (?tables=1,2&round=7)."""
-        for part in self.scope.get("query_string", b"").decode().split("&"):
+        """The values of `key` in the socket's query string (?tables=1,2&round=7), as sent:
+        not unquoted; bytes that are not UTF-8 (a client may send any) read as U+FFFD."""
+        for part in self.scope.get("query_string", b"").decode("utf-8", "replace").split("&"):
             name, _, value = part.partition("=")
             if name == key:
                 yield value
 
-    def _query_int(self, key):
-        value = next(self._query(key), "")
-        return int(value) if value.isdigit() and len(value) <= 19 else None
+    def _query_int(self, key, largest=IdConverter.MAX):
+        """The first value of `key` if it is a whole number from 1 to `largest`, else None (a
+        row id by default: at most the database's bigint)."""
+        return _number(next(self._query(key), ""), largest)
 
     def _view(self):
         """The page's view (its `data-view`: table-3, player-12), if it said one."""
@@ -147,9 +185,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     def _tables(self, table_count):
         # Anyone at the party may watch any table: scores are public at a Bunco party.
-        wanted = {int(n) for value in self._query("tables") for n in value.split(",")
-                  if n.isdigit()}
-        return sorted(n for n in wanted if 1 <= n <= table_count)
+        wanted = {_number(n, table_count) for value in self._query("tables")
+                  for n in value.split(",")}
+        return sorted(wanted - {None})
 
     async def dispatch(self, message):
         """As Channels' own, less the database clean-up it runs before every event: a hop to
