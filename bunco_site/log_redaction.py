@@ -11,6 +11,12 @@ This is not server tuning: it has no switch, and nothing here is measured. Two h
 - `install()`, for daphne's access log, which daphne writes to a stream itself, not through
   logging: it wraps `daphne.access.AccessLogGenerator.__call__`, so every generator, made before
   or after, redacts. bunco_site/asgi.py calls it; it is idempotent.
+
+And one thing more a log should not carry, for the same readers: `OneLineRefusals`, a filter
+beside `RedactTokens`, logs a refused request (a 4xx: a 403 for a link that does not open the
+page, a 400 for a Host not allowed) in Django's one line, without the traceback Django attaches
+to a PermissionDenied or a SuspiciousOperation (about 45 lines each: a probe of a party's pages
+filled the log with them). A server error (5xx) keeps its traceback.
 """
 
 import logging
@@ -58,3 +64,16 @@ def install():
 
     if not getattr(AccessLogGenerator.__call__, "redacts_tokens", False):
         AccessLogGenerator.__call__ = _redacting(AccessLogGenerator.__call__)
+
+
+class OneLineRefusals(logging.Filter):
+    """A logging filter that takes the traceback off the record of a refused request (Django's
+    records of an answer carry its `status_code`: 400 to 499 here), leaving its one line
+    ("Forbidden (Permission denied): /parties/12/host/"). It never drops a record; a 5xx, and
+    any record without a status, keeps its traceback."""
+
+    def filter(self, record):
+        status = getattr(record, "status_code", None)
+        if isinstance(status, int) and 400 <= status < 500 and record.exc_info:
+            record.exc_info = record.exc_text = None
+        return True

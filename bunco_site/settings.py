@@ -236,6 +236,16 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 14  # a party night, with room for the prize
 SESSION_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# Request bodies (docs/security.md): a form's fields at most 1 MB (400 names pasted are about
+# 20 KB); a file uploaded past 1 MB waits on disk, not in memory; and any body declared larger
+# than its address takes is refused before it is read (parties.middleware): 1 MB, or at the
+# import page a party file of IMPORT_MAX_BYTES. The largest night the app seats (400 players,
+# the WBA's 4 sets) exports about 16 MB; twice that bounds the time and disk an upload may take.
+# Memory does not depend on it: the import reads the file in pieces.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+IMPORT_MAX_BYTES = 32 * 1024 * 1024
 SECURE_REFERRER_POLICY = "same-origin"
 
 # Only our own files run, style or load (docs/security.md): no template has inline script or
@@ -277,10 +287,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # Link tokens never reach a log (bunco_site/log_redaction.py): on the handler everything
-    # reaches, and on the loggers that print request paths to handlers of their own too.
-    "filters": {"redact_tokens": {"()": "bunco_site.log_redaction.RedactTokens"}},
+    # reaches, and on the loggers that print request paths to handlers of their own too. A
+    # refused request (4xx) is one line there, without Django's traceback; a 500 keeps its own.
+    "filters": {
+        "redact_tokens": {"()": "bunco_site.log_redaction.RedactTokens"},
+        "one_line_refusals": {"()": "bunco_site.log_redaction.OneLineRefusals"},
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]},
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["redact_tokens", "one_line_refusals"],
+        },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
     # One line per server-tuning patch at startup (installed, skipped and why, or off), which
@@ -295,7 +312,8 @@ LOGGING = {
         },
         # The event loop's hold-ups, when BUNCO_STALL_LOG asks for them: once each, as above.
         "bunco.stall_log": {"handlers": ["console"], "level": "WARNING", "propagate": False},
-        "django.request": {"filters": ["redact_tokens"]},  # "Not Found: /l/<token>/"
+        # "Not Found: /l/<token>/"; "Forbidden (Permission denied): <path>", with no traceback
+        "django.request": {"filters": ["redact_tokens", "one_line_refusals"]},
         "django.security.csrf": {"filters": ["redact_tokens"]},  # "Forbidden (...): <path>"
         "django.channels.server": {"filters": ["redact_tokens"]},  # daphne's runserver
     },

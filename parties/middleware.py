@@ -26,7 +26,14 @@ class SyncChainMiddleware:
 
 
 class UnreadableFormMiddleware:
-    """Answers 400 to a POST whose form Django refuses to read, before anything reads it.
+    """Answers 413 to a body larger than its address takes, and 400 to a POST whose form Django
+    refuses to read, before anything reads it.
+
+    A body may be IMPORT_MAX_BYTES (and a form's room around it) at the import page, and
+    DATA_UPLOAD_MAX_MEMORY_SIZE anywhere else; Django caps only the form fields it reads, never
+    a file's size, so without this a 40 MB "list of names" was read and parsed before its
+    refusal. The size a client declares decides; a body sent without one is refused by the view
+    that reads it (its file's size).
 
     Django refuses a urlencoded body that names a charset other than UTF-8 with BadRequest,
     but does not remember the refusal: its 400 view (wrapped in `requires_csrf_token`) reads
@@ -43,6 +50,14 @@ class UnreadableFormMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if _declared_length(request) > _largest_body(request.path_info):
+            return render(
+                request,
+                "400.html",
+                {"reason": "What this page sent is larger than this address takes, so it was not "
+                 "read. Go back and send a smaller file."},
+                status=413,
+            )
         if request.method == "POST":
             try:
                 request.POST  # noqa: B018 - parsed now, once
@@ -57,12 +72,63 @@ class UnreadableFormMiddleware:
         return self.get_response(request)
 
 
-class ContentSecurityPolicyMiddleware:
-    """Sends settings.CONTENT_SECURITY_POLICY with every response that has none of its own.
+def _largest_body(path):
+    if path == IMPORT_PATH:
+        return settings.IMPORT_MAX_BYTES + 64 * 1024  # the form around the file: its boundaries
+    return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
-    Our own rather than django-csp: the pages need one fixed policy and no nonces (no template
-    has an inline script or style), which is one header; Django 6.0 brings its own, and this
-    goes then.
+
+IMPORT_PATH = "/parties/import/"
+
+
+def _declared_length(request):
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def security_headers(*, secure):
+    """The security headers of every answer, as (name, value) pairs, from the settings: our
+    Content-Security-Policy, and what Django's SecurityMiddleware and XFrameOptionsMiddleware add
+    (Strict-Transport-Security only to a request that came over HTTPS, `secure`).
+
+    One list for both doors: ContentSecurityPolicyMiddleware puts it on Django's answers, and
+    parties.tap_path on the lean door's (made once, as bytes). Django's two middleware stay in
+    settings.MIDDLEWARE (SecurityMiddleware also redirects to HTTPS), and find these headers
+    already set, with the values they would have set.
+    """
+    headers = []
+    if settings.CONTENT_SECURITY_POLICY:
+        headers.append(("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY))
+    headers.append(("X-Frame-Options", settings.X_FRAME_OPTIONS.upper()))
+    if secure and settings.SECURE_HSTS_SECONDS:
+        hsts = f"max-age={settings.SECURE_HSTS_SECONDS}"
+        if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS:
+            hsts += "; includeSubDomains"
+        if settings.SECURE_HSTS_PRELOAD:
+            hsts += "; preload"
+        headers.append(("Strict-Transport-Security", hsts))
+    if settings.SECURE_CONTENT_TYPE_NOSNIFF:
+        headers.append(("X-Content-Type-Options", "nosniff"))
+    referrer = settings.SECURE_REFERRER_POLICY
+    if referrer:
+        # A comma-separated string or a list of fallbacks, as Django's SecurityMiddleware takes it.
+        values = [v.strip() for v in referrer.split(",")] if isinstance(referrer, str) else referrer
+        headers.append(("Referrer-Policy", ",".join(values)))
+    if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
+        headers.append(("Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY))
+    return headers
+
+
+class ContentSecurityPolicyMiddleware:
+    """Sends the security headers (`security_headers`: settings.CONTENT_SECURITY_POLICY and the
+    rest) with every response, each unless the response has one of its own; X-Frame-Options not
+    on a view marked `xframe_options_exempt`, as Django's XFrameOptionsMiddleware.
+
+    Our own CSP rather than django-csp: the pages need one fixed policy and no nonces (no
+    template has an inline script or style), which is one header; Django 6.0 brings its own, and
+    the policy goes there then (the other headers stay one list with the lean door's).
     """
 
     sync_capable = True
@@ -70,10 +136,12 @@ class ContentSecurityPolicyMiddleware:
 
     def __init__(self, get_response):
         self.get_response = get_response
-        self.policy = settings.CONTENT_SECURITY_POLICY
+        self.headers = {secure: security_headers(secure=secure) for secure in (False, True)}
 
     def __call__(self, request):
         response = self.get_response(request)
-        if self.policy:
-            response.headers.setdefault("Content-Security-Policy", self.policy)
+        exempt = getattr(response, "xframe_options_exempt", False)
+        for name, value in self.headers[request.is_secure()]:
+            if not (exempt and name == "X-Frame-Options"):
+                response.headers.setdefault(name, value)
         return response

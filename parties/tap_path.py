@@ -28,6 +28,7 @@ from django.http.request import split_domain_port, validate_host
 from django.middleware import csrf
 
 from parties import admission, taps
+from parties.middleware import security_headers
 from parties.services.errors import PartyError
 
 TAP = re.compile(r"/parties/([1-9][0-9]{0,17})/table/([1-9][0-9]{0,3})/rolls/")
@@ -44,6 +45,8 @@ READ_HEADERS = {
 class TapPath:
     def __init__(self, app):
         self.app = app
+        # Made once, as Django's middleware reads its settings once: over HTTP, and over HTTPS.
+        self.headers = {secure: _answer_headers(secure) for secure in (False, True)}
 
     async def __call__(self, scope, receive, send):
         match = (
@@ -68,7 +71,7 @@ class TapPath:
         if answer is None:
             return await self.app(scope, _replay(body, whole, receive), send)
         status, payload = answer
-        await _send_json(send, status, payload, secure=tap.secure)
+        await _send_json(send, status, payload, self.headers[tap.secure])
 
 
 async def _read_body(receive):
@@ -191,32 +194,18 @@ def _ordinary_tap(scope, body):
         return None
 
 
-def _security_headers(secure):
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"cache-control", b"no-store"),
-        (b"vary", b"Cookie"),
-        (b"x-frame-options", settings.X_FRAME_OPTIONS.encode()),
-    ]
-    if settings.SECURE_CONTENT_TYPE_NOSNIFF:
-        headers.append((b"x-content-type-options", b"nosniff"))
-    if settings.SECURE_REFERRER_POLICY:
-        headers.append((b"referrer-policy", settings.SECURE_REFERRER_POLICY.encode()))
-    if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
-        headers.append(
-            (b"cross-origin-opener-policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY.encode())
-        )
-    if secure and settings.SECURE_HSTS_SECONDS:
-        hsts = f"max-age={settings.SECURE_HSTS_SECONDS}"
-        if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS:
-            hsts += "; includeSubDomains"
-        headers.append((b"strict-transport-security", hsts.encode()))
-    return headers
+def _answer_headers(secure):
+    """The headers of every JSON answer of the lean door but its length (and a busy tap's
+    Retry-After), as bytes: as Django's view and middleware answer the same tap, the security
+    headers from the one function that Django's answers take them from."""
+    headers = [("Content-Type", "application/json"), ("Vary", "Cookie")]
+    headers += security_headers(secure=secure)
+    return [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
 
 
-async def _send_json(send, status, payload, *, secure):
+async def _send_json(send, status, payload, headers):
     body = json.dumps(payload).encode()
-    headers = [*_security_headers(secure), (b"content-length", str(len(body)).encode())]
+    headers = [*headers, (b"content-length", str(len(body)).encode())]
     if "retry_after" in payload:  # a tap turned away (parties.admission): when to send again
         wait = admission.retry_after_header(payload["retry_after"])
         headers.append((b"retry-after", wait.encode()))

@@ -12,9 +12,11 @@ from urllib.parse import urlencode
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator, WebsocketCommunicator
+from django.conf import settings
 from django.urls import reverse
 
 from bunco_site.asgi import application, django_asgi_app
+from bunco_site.request_threads import ReusedThreadsASGIHandler
 from parties import announce, state, tap_path
 from parties.models import AccessLink, Party, Roll, Round
 from parties.services.link import link_reissue
@@ -276,7 +278,68 @@ async def test_the_lean_entry_and_djangos_view_give_the_same_refusal():
         "status": "refused",
         "message": "The host has paused the game; wait for the host to resume it.",
     }
+    assert header_set(lean) == header_set(view)
     assert await rolls_at(party, 2) == []
+
+
+def header_set(answer):
+    """An answer's headers as a browser reads them: names in any case, in any order (daphne
+    writes both doors' names the same way)."""
+    return sorted((name.lower(), value) for name, value in answer["headers"])
+
+
+async def test_both_doors_answer_the_same_tap_with_the_same_status_json_and_headers():
+    """The lean door's answer is Django's, headers and all: the Content-Security-Policy and the
+    other security headers come from one function (parties.middleware.security_headers)."""
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    other_party, other_keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    lean_door = tap_path.TapPath(django)
+    first, stale = tap(0), tap(0)
+    answers = [
+        # a party's first tap, each door at a party of its own (a tap's id is for one table)
+        (await post(lean_door, keeper, 2, first), await post(django_asgi_app, other_keeper, 2,
+                                                              tap(0))),
+        # then the same taps at one party: sent again, and stale
+        (await post(lean_door, keeper, 2, first), await post(django_asgi_app, keeper, 2, first)),
+        (await post(lean_door, keeper, 2, stale), await post(django_asgi_app, keeper, 2, stale)),
+    ]
+    assert django.calls == 0  # the lean door answered every one of its taps itself
+    for lean, view in answers:
+        assert (lean["status"], lean["json"]) == (view["status"], view["json"])
+        assert header_set(lean) == header_set(view)
+    assert [lean["json"]["status"] for lean, _ in answers] == ["saved", "duplicate", "stale"]
+    policy = settings.CONTENT_SECURITY_POLICY.encode()
+    assert (b"content-security-policy", policy) in header_set(answers[0][0])
+    assert len(await rolls_at(party, 2)) == len(await rolls_at(other_party, 2)) == 1
+
+
+async def test_both_doors_send_the_same_security_headers_over_https_and_other_settings(
+    settings,
+):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_HSTS_SECONDS = 3600
+    settings.SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    settings.SECURE_HSTS_PRELOAD = True
+    settings.SECURE_REFERRER_POLICY = ["same-origin", "strict-origin"]  # Django joins a list
+    settings.X_FRAME_OPTIONS = "sameorigin"  # and sends it in capitals
+    # Both doors made now: Django's middleware reads its settings once, as the lean door does.
+    django_door = ReusedThreadsASGIHandler()
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    django = CountingDjango()
+    lean_door = tap_path.TapPath(django)
+    https = {"x-forwarded-proto": "https", "origin": "https://localhost"}
+    first = tap(0)
+    assert (await post(lean_door, keeper, 2, first, **https))["json"]["status"] == "saved"
+    lean = await post(lean_door, keeper, 2, first, **https)
+    view = await post(django_door, keeper, 2, first, **https)
+    assert django.calls == 0
+    assert (lean["status"], lean["json"]) == (view["status"], view["json"])
+    assert header_set(lean) == header_set(view)
+    headers = dict(header_set(lean))
+    assert headers[b"strict-transport-security"] == b"max-age=3600; includeSubDomains; preload"
+    assert headers[b"referrer-policy"] == b"same-origin,strict-origin"
+    assert headers[b"x-frame-options"] == b"SAMEORIGIN"
 
 
 def _with_duplicate(phone, name, first, then):
