@@ -200,6 +200,31 @@ def party_creation_allowed(request):
     return created <= settings.PARTY_CREATE_MAX_PER_ADDRESS
 
 
+def party_import_refused(request):
+    """Why the request's network may not import a party now, or "". An import counts as both
+    a party created and a file refused until it ends (party_import_ended keeps the one that
+    happened), so concurrent imports cannot all pass. A refused file takes its party creation
+    back, so a host who picked the wrong file loses nothing; refused files have an allowance of
+    their own, the same number an hour, because reading one costs the server as much as an
+    import does."""
+    network = client_network(request)
+    refused_key = f"party-import-refused:{network}"
+    allowance = settings.PARTY_CREATE_MAX_PER_ADDRESS
+    if attempt_count(refused_key, settings.PARTY_CREATE_WINDOW) > allowance:
+        attempt_uncount(refused_key)
+        return "Too many party files were refused from this network in the last hour."
+    if not party_creation_allowed(request):
+        attempt_uncount(refused_key)
+        return "Too many parties were created from this network in the last hour."
+    return ""
+
+
+def party_import_ended(request, *, created):
+    """Keep the count of what the import allowed by party_import_refused turned out to be."""
+    network = client_network(request)
+    attempt_uncount(f"party-import-refused:{network}" if created else f"party-create:{network}")
+
+
 def client_network(request):
     """The client's address as a limit counts it: an IPv4 address, or an IPv6 /64 (one home
     or phone gets a whole /64, so its single addresses cost an attacker nothing)."""

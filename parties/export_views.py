@@ -4,6 +4,7 @@ imports a party file. Each view opens with its access guard, as every view does.
 import json
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -96,27 +97,28 @@ def import_page(request):
     the new party's host."""
     if request.method == "GET":
         return render(request, "parties/import.html", {"form": ImportForm()})
+    # A body declared larger is refused before it is read (parties.middleware); this is for
+    # one sent without its size.
     form = ImportForm(request.POST, request.FILES)
     if not form.is_valid():
         return render(request, "parties/import.html", {"form": form}, status=400)
     upload = form.cleaned_data["file"]
-    if upload.size > party_import.MAX_BYTES:  # refused before it is read as JSON
-        mb = party_import.MAX_BYTES // (1024 * 1024)
+    if upload.size > settings.IMPORT_MAX_BYTES:
+        mb = settings.IMPORT_MAX_BYTES // (1024 * 1024)
         form.add_error("file", f"The file is larger than {mb} MB; nothing was imported.")
         return render(request, "parties/import.html", {"form": form}, status=413)
-    if not access.party_creation_allowed(request):  # an import creates a party too
-        form.add_error(
-            None,
-            "Too many parties were created from this network in the last hour. "
-            "Wait a while and try again; nothing was imported.",
-        )
+    refused = access.party_import_refused(request)  # an import creates a party too
+    if refused:
+        form.add_error(None, f"{refused} Wait a while and try again; nothing was imported.")
         return render(request, "parties/import.html", {"form": form}, status=429)
     try:
-        document = party_import.document_from_bytes(upload.read())
-        party = party_import.party_import(document=document)
+        upload.seek(0)
+        party = party_import.party_import(file=upload)
     except party_import.ImportRefused as error:
+        access.party_import_ended(request, created=False)
         form.add_error("file", f"{error} Nothing was imported.")
         return render(request, "parties/import.html", {"form": form}, status=400)
+    access.party_import_ended(request, created=True)
     host_link = AccessLink.objects.get(party=party, role=AccessLink.Role.HOST)
     access.redeem(request, host_link)
     messages.success(

@@ -104,7 +104,7 @@ def _parents_first(members):
     waiting = [m for m in apps.get_models(include_auto_created=True) if m in members]
     ordered = []
     while waiting:
-        ready = [m for m in waiting if not _depends_on(m) & set(waiting)]
+        ready = [m for m in waiting if not depends_on(m) & set(waiting)]
         if not ready:  # a cycle (or a row pointing at its own model) needs two passes to insert
             names = ", ".join(m._meta.label for m in waiting)
             raise ImproperlyConfigured(f"the party's models refer to each other: {names}")
@@ -113,7 +113,7 @@ def _parents_first(members):
     return ordered
 
 
-def _depends_on(model):
+def depends_on(model):
     """The models whose rows a row of `model` names: by foreign key, or by a ROW_ID_FIELDS
     column (whose rows must be in place first, for the import to map it)."""
     label = model._meta.label_lower

@@ -9,6 +9,7 @@ pages to refetch). The lock serialises one party's writes; other parties are not
     party         party_create, party_reshuffle, party_swap_players, party_reseat,
                   party_pause, party_resume, party_end
     party_import  party_import
+    party_file    the party file read in pieces, for party_import (no services of its own)
     round         round_start, bell_ring
     roll          roll_record (the tap), roll_undo, roll_void, roll_correct
     late_tap      late_tap_hold, late_tap_apply, late_tap_dismiss

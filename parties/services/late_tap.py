@@ -113,6 +113,47 @@ def _message(round_, description):
     )
 
 
+# What a late tap keeps of the phone's tap (late_tap_hold): each key with the types it may hold.
+FIELD_TYPES = {
+    "dice": (list, type(None)),
+    "outcome": (str,),
+    "face": (int, type(None)),
+    "called": (bool, type(None)),
+    "seen": (int,),
+    "bell_seen": (bool, type(None)),
+}
+
+
+def late_tap_fields_problem(fields, rules, *, pending):
+    """What is wrong with a late tap's kept `fields` (a party file's, say), or None. A pending
+    one must also be a roll this game can have, for the host to apply it."""
+    if not isinstance(fields, dict) or not set(fields) <= set(FIELD_TYPES):
+        return "its roll is not one a phone sends."
+    for key, value in fields.items():
+        if not isinstance(value, FIELD_TYPES[key]) or (
+            isinstance(value, bool) and bool not in FIELD_TYPES[key]
+        ):
+            return f"its roll's {key} is not one a phone sends."
+    dice = fields.get("dice") or []
+    if len(dice) > 6 or not all(type(d) is int for d in dice):
+        return "its roll's dice are not dice."
+    if pending:
+        try:
+            _kept_roll(fields, rules)
+        except PartyError as error:
+            return str(error)
+    return None
+
+
+def _kept_roll(fields, rules):
+    return entry_columns(
+        rules,
+        dice=fields.get("dice") or None,
+        outcome=fields.get("outcome") or "",
+        face=fields.get("face"),
+    )
+
+
 @transaction.atomic
 def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     """The host adds a late tap to its round, at its table: before the bell if its phone had
@@ -122,12 +163,10 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     round_ = Round.objects.select_related("bunco_set").get(pk=late.round_id)
     rules = party.rules
     fields = late.fields
-    columns = entry_columns(
-        rules,
-        dice=fields.get("dice") or None,
-        outcome=fields.get("outcome") or "",
-        face=fields.get("face"),
-    )
+    problem = late_tap_fields_problem(fields, rules, pending=True)
+    if problem:
+        raise PartyError(f"This late roll cannot be added: {problem}")
+    columns = _kept_roll(fields, rules)
     before_bell = fields.get("bell_seen") is False
     called = True if fields.get("called") is None else bool(fields["called"])
     before = state.load(round_, rules)

@@ -1,49 +1,59 @@
 """Recreating a party from the file parties.exports writes: a new party, with new ids, a new
 code and new links for every role, and every other column as it was.
 
-Like the export it knows no model by name: it reads the rows of each of `exports.party_models()`
-in order (parents first), maps every foreign key from the file's ids to the new rows' ids, and
-checks each value with the model field's own rules. A file that does not hold together (not
-JSON, another format or version, a row pointing at a row the file lacks, a value out of range,
-a round the rules cannot replay, results that cannot be worked out) is refused with what is
-wrong, and nothing is created: it all happens in one transaction.
+Like the export it knows no model by name: it takes the file's tables in the order the export
+writes them (parents first; parties.services.party_file reads them in pieces, so memory stays
+small whatever the file holds), maps every foreign key from the file's ids to the new rows'
+ids, and checks each value with the model field's own rules, a batch of rows at a time. A file
+that does not hold together (not JSON, another format or version, a row pointing at a row the
+file lacks, a value out of range, a round the rules cannot replay, results that cannot be worked
+out) is refused with what is wrong, and nothing is created: it all happens in one transaction.
 """
 
 import bisect
-import json
 import uuid
+from array import array
 
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 
 from parties import access, exports, state
-from parties.models import AccessLink, Party, Round
+from parties.models import AccessLink, LateTap, Party, Player, Round, Table
 from parties.party_codes import new_party_code
+from parties.services import party_file
 from parties.services.errors import PartyError
+from parties.services.late_tap import late_tap_fields_problem
+from parties.services.party import MAX_PLAYERS
 from scoring import RulesError
 
-# A night of 60 players over 4 sets is about 30,000 rolls, some 4 MB in this file; the largest
-# the app seats, 400 players (services.party.MAX_PLAYERS), plays about 200,000 rolls in 4 sets, some
-# 27 MB. 40 MB leaves room, and keeps a stray upload from filling the server.
-MAX_BYTES = 40 * 1024 * 1024
+# Players and tables: twice what a party seats (players who left and late arrivals add rows),
+# which keeps the new links and the results worked out at the end within a real party's.
+MOST_ROWS = {Player: 2 * MAX_PLAYERS, Table: MAX_PLAYERS}
+# Rows of all kinds: that night holds about 125,000. The database work of a file that is
+# refused late (it is all rolled back) stays that of a real night's import.
+MAX_ROWS = 500_000
 
 
 class ImportRefused(PartyError):
     """A file that cannot become a party; the message says why, for the person importing it."""
 
 
-def document_from_bytes(data: bytes) -> dict:
-    """The party file's document, once it is plainly one this server can read."""
-    if len(data) > MAX_BYTES:
-        raise ImportRefused(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB.")
+def party_import(*, file) -> Party:
+    """The new party made from the party file `file` (a binary file object; the view takes
+    at most settings.IMPORT_MAX_BYTES), or ImportRefused with nothing created."""
     try:
-        text = data.decode("utf-8-sig")  # an editor may have added a byte-order mark
-        document = json.loads(text, parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ImportRefused("This is not a party file: it is not JSON text.") from None
-    if not isinstance(document, dict) or document.get("format") != exports.FORMAT:
+        return _create(party_file.pieces(file))
+    except party_file.FileRefused as error:
+        raise ImportRefused(str(error)) from None
+    except (IntegrityError, DataError) as error:  # the database's own checks, as rows go in
+        raise ImportRefused(f"The party file's rows contradict each other ({error}).") from None
+
+
+def _check_head(entries):
+    """The document's head names this format, in a version this server reads."""
+    if entries.get("format") != exports.FORMAT:
         raise ImportRefused("This is not a Bunco Night party file (its format is not named).")
-    version = document.get("version")
+    version = entries.get("version")
     if type(version) is not int or version < 1:
         raise ImportRefused("The party file has no version number.")
     if version > exports.VERSION:
@@ -51,49 +61,31 @@ def document_from_bytes(data: bytes) -> dict:
             f"The party file is version {version}, from a newer Bunco Night; this server reads "
             f"up to version {exports.VERSION}."
         )
-    return document
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not a number JSON holds")
-
-
-def party_import(*, document: dict) -> Party:
-    """The new party made from `document` (see document_from_bytes), or ImportRefused with
-    nothing created."""
-    try:
-        return _create(document)
-    except (IntegrityError, DataError) as error:  # the database's own checks, as rows go in
-        raise ImportRefused(f"The party file's rows contradict each other ({error}).") from None
 
 
 @transaction.atomic
-def _create(document):
-    tables = document.get("models")
-    if not isinstance(tables, dict):
-        raise ImportRefused("The party file holds no rows.")
-    known = {model._meta.label_lower for model, _path in exports.party_models()}
-    unknown = sorted(set(tables) - known)
-    if unknown:
-        raise ImportRefused(
-            f"The party file holds {', '.join(unknown)}, which this server does not know."
-        )
-    read = {
-        model: _rows(model, tables.get(model._meta.label_lower))
-        for model, _path in exports.party_models()
-    }
-    fresh = _fresh_uuids(read)
-    new_ids = {}  # model -> {id in the file: id here}
-    party = None
-    for model, rows in read.items():
-        objects = [_instance(model, row, new_ids, fresh) for row in rows]
-        if model is Party:
-            if len(objects) != 1:
-                raise ImportRefused("A party file holds exactly one party.")
-            party = objects[0]
-            _check_rules(party)
-        _insert(model, objects)
-        new_ids[model] = {row["id"]: obj.pk for row, obj in zip(rows, objects, strict=True)}
+def _create(pieces):
+    """Rows go in a batch at a time, as the file gives them; any refusal rolls it all back."""
+    models_by_label = {model._meta.label_lower: model for model, _path in exports.party_models()}
+    new_ids = {}  # model -> _IdMap: the file's ids to this server's
+    fresh = {}  # the file's unique UUIDs this server holds already -> new ones
+    party = table = None
+    total = 0
+    for piece in pieces:
+        if isinstance(piece, party_file.Head):
+            _check_head(piece.entries)
+        elif isinstance(piece, party_file.Table):
+            table = _Table.start(models_by_label, piece, new_ids)
+        else:
+            total += len(piece.rows)
+            if total > MAX_ROWS:
+                raise ImportRefused(f"The party file holds more than {MAX_ROWS:,} rows.")
+            objects = table.take(piece.rows, fresh, party)
+            if table.model is Party:
+                party = objects[0]
+                _check_rules(party)
+    if party is None:
+        raise ImportRefused("A party file holds exactly one party.")
     _issue_links(party)
     _check_replays(party)
     _check_results(party)
@@ -106,36 +98,103 @@ def _create(document):
 RETIRED_COLUMNS = {"parties.roll": {"made_by_correction"}}
 
 
-def _rows(model, table):
-    """The model's rows in the file, each a dict by column name, in id order (the order rolls
-    are replayed in). A model the file has no table for has no rows (a file from before it)."""
-    if table is None:
-        return []
-    name = model._meta.verbose_name_plural
-    columns = table.get("columns") if isinstance(table, dict) else None
-    if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
-        raise ImportRefused(f"The party file's {name} have no column names.")
-    fields = {exports.column_name(f) for f in exports.exported_fields(model)}
-    fields |= RETIRED_COLUMNS.get(model._meta.label_lower, set())  # read, then left out
-    strange = [c for c in columns if c not in fields]
-    if strange or "id" not in columns or len(set(columns)) != len(columns):
-        raise ImportRefused(
-            f"The party file's {name} have columns this server does not know or lacks: "
-            f"{', '.join(strange) or 'id'}."
-        )
-    rows = table.get("rows")
-    if not isinstance(rows, list) or any(
-        not isinstance(row, list) or len(row) != len(columns) for row in rows
-    ):
-        raise ImportRefused(f"The party file's {name} are not rows of {len(columns)} values.")
-    rows = [dict(zip(columns, row, strict=True)) for row in rows]
-    ids = [row["id"] for row in rows]
-    if any(type(i) is not int for i in ids) or len(set(ids)) != len(ids):
-        raise ImportRefused(f"The party file's {name} need an id each, a different number.")
-    return sorted(rows, key=lambda row: row["id"])
+class _IdMap:
+    """The file's ids of one model's rows (ascending, as the file must give them) to the ids
+    their rows got here: two arrays, 16 bytes a row, where a dict would take ten times that."""
+
+    def __init__(self):
+        self.old = array("q")
+        self.new = array("q")
+
+    def add(self, old, new):
+        self.old.append(old)
+        self.new.append(new)
+
+    def get(self, old):
+        place = bisect.bisect_left(self.old, old)
+        if place < len(self.old) and self.old[place] == old:
+            return self.new[place]
+        return None
+
+    def at_or_before(self, old):
+        """The new id of the last row whose file id is at most `old`, 0 when there is none."""
+        place = bisect.bisect_right(self.old, old)
+        return self.new[place - 1] if place else 0
 
 
-def _instance(model, row, new_ids, fresh):
+class _Table:
+    """One model's table of the file, its rows checked and saved a batch at a time."""
+
+    @classmethod
+    def start(cls, models_by_label, piece, new_ids):
+        model = models_by_label.get(piece.label)
+        if model is None:
+            raise ImportRefused(
+                f"The party file holds {piece.label}, which this server does not know."
+            )
+        if model in new_ids:
+            raise ImportRefused(f"The party file holds {piece.label} twice.")
+        waiting = [m for m in new_ids if model in exports.depends_on(m)]
+        if waiting:
+            raise ImportRefused(
+                f"The party file lists {waiting[0]._meta.verbose_name_plural} before the "
+                f"{model._meta.verbose_name_plural} they point at."
+            )
+        new_ids[model] = _IdMap()
+        return cls(model, piece.columns, new_ids)
+
+    def __init__(self, model, columns, new_ids):
+        self.model = model
+        self.columns = columns
+        self.new_ids = new_ids
+        self.name = model._meta.verbose_name_plural
+        fields = {exports.column_name(f) for f in exports.exported_fields(model)}
+        fields |= RETIRED_COLUMNS.get(model._meta.label_lower, set())  # read, then left out
+        strange = [c for c in columns if c not in fields]
+        if strange or "id" not in columns or len(set(columns)) != len(columns):
+            raise ImportRefused(
+                f"The party file's {self.name} have columns this server does not know or "
+                f"lacks: {', '.join(strange) or 'id'}."
+            )
+        self.last_id = None
+
+    def take(self, raw_rows, fresh, party):
+        """Check and save a batch of rows; the saved instances."""
+        if self.model is Party and (len(raw_rows) != 1 or self.new_ids[Party].old):
+            raise ImportRefused("A party file holds exactly one party.")
+        ids = self.new_ids[self.model]
+        most = MOST_ROWS.get(self.model)
+        if most is not None and len(ids.old) + len(raw_rows) > most:
+            raise ImportRefused(f"The party file holds more {self.name} than a party has.")
+        rows = self._rows(raw_rows)
+        _map_fresh_uuids(self.model, rows, fresh, party)
+        objects = [_instance(self.model, row, self.new_ids, fresh, party) for row in rows]
+        _insert(self.model, objects)
+        for row, obj in zip(rows, objects, strict=True):
+            ids.add(row["id"], obj.pk)
+        return objects
+
+    def _rows(self, raw_rows):
+        """The batch's rows, each a dict by column name; their ids must rise through the file
+        (the order rolls are replayed in, and the order the export writes)."""
+        width = len(self.columns)
+        if any(not isinstance(row, list) or len(row) != width for row in raw_rows):
+            raise ImportRefused(f"The party file's {self.name} are not rows of {width} values.")
+        rows = [dict(zip(self.columns, row, strict=True)) for row in raw_rows]
+        for row in rows:
+            id_ = row["id"]
+            if type(id_) is not int or not 0 < id_ < 2**63:
+                raise ImportRefused(f"The party file's {self.name} need an id each, a number.")
+            if self.last_id is not None and id_ <= self.last_id:
+                raise ImportRefused(
+                    f"The party file's {self.name} are not in the order of their ids, each "
+                    f"a different number."
+                )
+            self.last_id = id_
+        return rows
+
+
+def _instance(model, row, new_ids, fresh, party):
     """The row as an unsaved model instance, every value checked by its field."""
     what = f"{model._meta.verbose_name.capitalize()} {row['id']}"
     values = {}
@@ -155,6 +214,10 @@ def _instance(model, row, new_ids, fresh):
                 value = field.to_python(raw)
             except ValidationError as error:
                 raise ImportRefused(f"{what}: {name}: {' '.join(error.messages)}") from None
+            except (TypeError, ValueError, OverflowError, ArithmeticError):
+                raise ImportRefused(
+                    f"{what}: {name}: {str(raw)[:40]} is not a value it holds."
+                ) from None
             values[field.attname] = fresh.get(value, value) if _global_uuid(field) else value
     if model is Party:
         values["code"] = new_party_code()  # checked free when it is saved
@@ -164,6 +227,14 @@ def _instance(model, row, new_ids, fresh):
     except ValidationError as error:
         problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in error.message_dict.items())
         raise ImportRefused(f"{what}: {problems}") from None
+    except (TypeError, ValueError, OverflowError, ArithmeticError):
+        raise ImportRefused(f"{what} holds a value its columns cannot.") from None
+    if model is LateTap:
+        problem = late_tap_fields_problem(
+            instance.fields, party.rules, pending=instance.status == LateTap.Status.PENDING
+        )
+        if problem:
+            raise ImportRefused(f"{what}: {problem}")
     return instance
 
 
@@ -173,12 +244,14 @@ def _parent_id(what, field, raw, new_ids):
             return None
         raise ImportRefused(f"{what} has no {field.name}.")
     parent = field.related_model
-    ids = new_ids.get(parent, {})
-    if type(raw) is not int or raw not in ids:
+    ids = new_ids.get(parent)
+    found = ids.get(raw) if ids is not None and type(raw) is int else None
+    if found is None:
         raise ImportRefused(
-            f"{what} points at {parent._meta.verbose_name} {raw}, which the file does not hold."
+            f"{what} points at {parent._meta.verbose_name} {str(raw)[:20]}, which the file "
+            f"does not hold."
         )
-    return ids[raw]
+    return found
 
 
 def _row_id(what, field, raw, new_ids):
@@ -187,37 +260,47 @@ def _row_id(what, field, raw, new_ids):
     if type(raw) is not int or raw < 0:
         raise ImportRefused(f"{what}: {field.name} is not a row id.")
     label = exports.ROW_ID_FIELDS[(field.model._meta.label_lower, field.name)]
-    ids = next((ids for m, ids in new_ids.items() if m._meta.label_lower == label), {})
-    old = sorted(ids)
-    place = bisect.bisect_right(old, raw)
-    return ids[old[place - 1]] if place else 0
+    ids = next((ids for m, ids in new_ids.items() if m._meta.label_lower == label), None)
+    return ids.at_or_before(raw) if ids is not None else 0
 
 
 def _global_uuid(field):
     return isinstance(field, models.UUIDField) and field.unique
 
 
-def _fresh_uuids(read):
-    """New values for the file's unique UUIDs this server holds already (the file was exported
-    from here, or imported before): a phone's tap id is unique across every party. One map for
-    every such column, so a late tap and the roll it became still share theirs."""
-    taken = set()
-    for model, rows in read.items():
-        for field in model._meta.concrete_fields:
-            name = exports.column_name(field)
-            if not _global_uuid(field):
-                continue
-            values = []
-            for row in rows:
-                try:
-                    values.append(uuid.UUID(str(row.get(name))))
-                except ValueError:
-                    pass  # _instance says what is wrong with it
-            for start in range(0, len(values), 500):
-                chunk = values[start : start + 500]
-                held = model._base_manager.filter(**{f"{field.attname}__in": chunk})
-                taken.update(held.values_list(field.attname, flat=True))
-    return {value: uuid.uuid4() for value in taken}
+def _global_uuid_columns():
+    """Every (model, field, path to its party) of a UUID unique across all parties."""
+    return [
+        (model, field, path)
+        for model, path in exports.party_models()
+        for field in model._meta.concrete_fields
+        if _global_uuid(field)
+    ]
+
+
+def _map_fresh_uuids(model, rows, fresh, party):
+    """Give the batch's unique UUIDs this server holds already (the file was exported from
+    here, or imported before) new values, in `fresh`: a phone's tap id is unique across every
+    party. One map for every such column, so a late tap and the roll it became still share
+    theirs; rows this import wrote are not a clash."""
+    for field in model._meta.concrete_fields:
+        if not _global_uuid(field):
+            continue
+        values = []
+        for row in rows:
+            try:
+                values.append(uuid.UUID(str(row.get(exports.column_name(field)))))
+            except ValueError:
+                pass  # _instance says what is wrong with it
+        values = [v for v in values if v not in fresh]
+        if not values:
+            continue
+        for other, other_field, path in _global_uuid_columns():
+            held = other._base_manager.filter(**{f"{other_field.attname}__in": values})
+            if party is not None:
+                held = held.exclude(**{path: party.pk})
+            for value in held.values_list(other_field.attname, flat=True):
+                fresh[value] = uuid.uuid4()
 
 
 def _insert(model, objects):

@@ -18,6 +18,7 @@ import http.client
 import json
 import re
 import signal
+import socket
 import urllib.parse
 
 import pytest
@@ -415,6 +416,30 @@ def test_the_rate_limits_count_the_clients_own_address_never_a_forged_one(topolo
                    for key in keys), keys
     count = next(k for k in keys if k.endswith("party-create:127.0.0.3"))
     assert redis.cli("GET", count) == ["3"]
+
+
+def test_the_proxy_refuses_a_body_larger_than_its_address_takes_before_receiving_it(topology):
+    """A body declared over the app's cap (a 32 MB party file at the import page, 1 MB
+    elsewhere) is answered 413 with none of it sent: the proxy refused it on its length. One
+    within the cap goes on to the app, which waits for the body it was promised."""
+
+    def answer_to(path, length):
+        with socket.create_connection(("127.0.0.1", topology.port), timeout=5) as connection:
+            connection.sendall(
+                f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{topology.port}\r\n"
+                f"Content-Type: application/octet-stream\r\nContent-Length: {length}\r\n"
+                f"\r\n".encode()
+            )
+            connection.settimeout(2)
+            try:
+                return connection.recv(200).split(b"\r\n")[0]
+            except TimeoutError:
+                return b"(waiting for the body)"
+
+    assert answer_to("/parties/import/", 33 * 1024 * 1024) == b"HTTP/1.1 413 Payload Too Large"
+    assert answer_to("/join/", 2 * 1024 * 1024) == b"HTTP/1.1 413 Payload Too Large"
+    assert answer_to("/parties/import/", 20 * 1024 * 1024) == b"(waiting for the body)"
+    assert answer_to("/join/", 1000) == b"(waiting for the body)"
 
 
 def test_with_a_certificate_the_proxy_serves_https_and_sends_plain_http_there(

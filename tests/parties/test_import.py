@@ -2,6 +2,7 @@
 links, everything else equal); the browser that imports it becomes its host; a file that does
 not hold together is refused with what is wrong, and nothing is created."""
 
+import io
 import json
 import uuid
 
@@ -85,6 +86,11 @@ def played_night():
     return party
 
 
+def imported(document):
+    """The party made from `document` as the export writes it to a file."""
+    return party_import.party_import(file=io.BytesIO(document_json(document).encode()))
+
+
 def normalised(document):
     """The document's rows with every id (a row's own, a foreign key, a ROW_ID_FIELDS column)
     replaced by that row's place among its model's rows, and the time of the export left out:
@@ -153,7 +159,7 @@ def test_another_server_recreates_the_party_as_it_was_with_new_ids_code_and_link
         for row in model.objects.filter(pk__in=model.objects.values("pk")):
             model.objects.filter(pk=row.pk).update(tap_id=uuid.uuid4())
 
-    copy = party_import.party_import(document=json.loads(document_json(exported)))
+    copy = imported(exported)
 
     again = exports.party_document(copy)
     assert normalised(again) == normalised(exported)
@@ -172,7 +178,7 @@ def test_another_server_recreates_the_party_as_it_was_with_new_ids_code_and_link
 
 
 def test_an_import_on_the_server_that_holds_the_party_gives_its_taps_new_ids(night):
-    copy = party_import.party_import(document=exports.party_document(night))
+    copy = imported(exports.party_document(night))
 
     old = set(Roll.objects.filter(round__party=night).values_list("tap_id", flat=True))
     new = set(Roll.objects.filter(round__party=copy).values_list("tap_id", flat=True))
@@ -188,7 +194,7 @@ def test_a_file_from_before_a_field_was_added_takes_its_default(night):
     place = table["columns"].index("paused_at")  # a column with a default
     del table["columns"][place]
     del table["rows"][0][place]
-    copy = party_import.party_import(document=document)
+    copy = imported(document)
     assert copy.paused_at is None and copy.name == night.name
 
 
@@ -201,7 +207,7 @@ def test_a_file_from_before_a_field_was_removed_imports_without_it(night):
     table["columns"].append("made_by_correction")
     for n, row in enumerate(table["rows"]):
         row.append(correction if n == 0 else None)
-    copy = party_import.party_import(document=document)
+    copy = imported(document)
     assert standings(copy) == standings(night)
     assert Roll.objects.filter(round__party=copy).count() == len(table["rows"])
 
@@ -302,12 +308,12 @@ def test_a_roll_the_rules_cannot_replay_is_refused(night):
     first_live[column(document, label, "die4")] = 2  # a fourth die in a three-dice game
     before = counts()
     with pytest.raises(party_import.ImportRefused, match="does not replay"):
-        party_import.party_import(document=document)
+        imported(document)
     assert counts() == before
 
 
-def test_a_file_over_the_cap_is_refused_unread(night, monkeypatch):
-    monkeypatch.setattr(party_import, "MAX_BYTES", 1000)
+@override_settings(IMPORT_MAX_BYTES=1000)
+def test_a_file_over_the_cap_is_refused_unread(night):
     response = upload(Browser(), b" " * 1001)
     assert response.status_code == 413 and "larger than" in response.content.decode()
     assert Party.objects.count() == 1

@@ -75,9 +75,8 @@ def test_comings_and_goings_are_refused_on_the_boxed_plans(host, seven):
 
 def test_a_mixed_round_closes_with_the_seeds_moves_and_survives_export_and_import(seven):
     from parties import exports
-    from parties.services import party_import
     from parties.services.round import round_start
-    from tests.parties.test_import import standings
+    from tests.parties.test_import import imported, standings
     from tests.parties.test_play import tap
 
     before = seating(seven)
@@ -98,7 +97,7 @@ def test_a_mixed_round_closes_with_the_seeds_moves_and_survives_export_and_impor
     assert marks == {team[0]: ("W",), team[2]: ("W",), team[1]: ("L",), team[3]: ("L",),
                      alone[0]: ("W",), alone[1]: ("L",), alone[2]: ("L",)}
 
-    copy = party_import.party_import(document=exports.party_document(seven))
+    copy = imported(exports.party_document(seven))
     assert standings(copy) == standings(seven)
     assert seating(copy) == after
 
