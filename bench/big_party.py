@@ -30,7 +30,7 @@ import time
 import uuid
 
 from bench import fixtures
-from tests.servers import prepare
+from bench.servers import prepare
 
 PLAYERS = 400
 

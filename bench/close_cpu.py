@@ -9,7 +9,7 @@ websockets. A quick A/B for the close (bench.live's S6 measures the whole path).
 Each close is played as S6 plays it, in-process: the host starts the round, rings the bell,
 every table scores a point and misses, and the last table's miss (the one timed) closes the
 round. The first close warms the process and is not counted; a party that finishes is followed
-by a fresh one. The collector runs as the server's (bunco_site.server_tuning.gc_policy).
+by a fresh one. The collector runs as the server's (bunco_site.fast.server_tuning.gc_policy).
 
 Prints one JSON line: per closing tap, CPU (user + system, every thread of this process: the
 publishes run on the loop's thread), wall time, and CPU of the PostgreSQL processes serving
@@ -32,8 +32,8 @@ import time
 import uuid
 
 from bench import fixtures
+from bench.servers import prepare
 from bench.tap_cpu import _database_cpu
-from tests.servers import prepare
 
 PLAYERS = 400
 
@@ -49,7 +49,7 @@ def main():
         env = fixtures.server_env(database)
         prepare(env, static=False)  # migrations
         fixtures.setup_django(env)
-        from bunco_site.server_tuning import gc_policy
+        from bunco_site.fast.server_tuning import gc_policy
 
         gc_policy.apply()  # as the server runs: no automatic full collections
         print(json.dumps(measure(args.closes, args.profile)), flush=True)

@@ -38,7 +38,7 @@ import uuid
 from websockets.sync.client import connect
 
 from bench.fixtures import create_database, make_parties, server_env, setup_django
-from tests.servers import Daphne, prepare
+from bench.servers import Daphne, prepare
 
 
 def rss_kb(pid):
@@ -133,11 +133,11 @@ def upload(server, content):
 def party_file_grown_to(size):
     """A real party's file (12 players, round 1 played a little), grown with dismissed late
     rolls to about `size` bytes."""
-    from parties import exports
-    from parties.export_views import document_json
+    from parties.exchange import exports
     from parties.models import LateTap, Round
     from parties.services.party import party_create
     from parties.services.round import round_start
+    from parties.views.files import document_json
     from scoring import PRESETS
 
     party = party_create(name="Import bench", player_names=[f"P{n}" for n in range(12)],
@@ -165,7 +165,7 @@ def party_file_grown_to(size):
 
 
 def files(size):
-    from parties.export_views import document_json
+    from parties.views.files import document_json
 
     head = b'{"format":"bunco-night-party","version":1,"models":{"parties.party":'
     rows = (size - 200) // 4

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench import fixtures, procstat, speed
 from bench.procstat import Sampler, memory_kib
-from tests.servers import Daphne, ServerProcess, free_port, prepare
+from bench.servers import Daphne, ServerProcess, free_port, prepare
 
 ROOT = fixtures.ROOT
 PY = sys.executable
@@ -45,7 +45,7 @@ def launcher(app):
 
 class Server:
     """One server process on the server core (`taskset`, in a process group of its own), its
-    CPU time and memory sampled: the app under daphne (tests/servers.py, as the tests start
+    CPU time and memory sampled: the app under daphne (bench/servers.py, as the tests start
     it), or the baseline."""
 
     def __init__(self, target, env, html_bytes):

@@ -28,10 +28,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from bench import fixtures, live
+from bench.haproxy import CONFIG, Proxy, log_routes
 from bench.procstat import cpu_seconds, memory_kib
-from tests.haproxy import CONFIG, Proxy, log_routes
-from tests.redis_server import RedisServer
-from tests.servers import Daphne
+from bench.redis_server import RedisServer
+from bench.servers import Daphne
 
 TOPOLOGIES = ("single", "sticky", "spread")
 
@@ -397,7 +397,7 @@ def summary(topology, runs, base, parties):
 
 
 def s7(ctx, args):
-    # A redis-server of the scenario's own (tests/redis_server.py, on a free port): Redis's
+    # A redis-server of the scenario's own (bench/redis_server.py, on a free port): Redis's
     # counters are then this scenario's alone, where the shared one counts everyone's traffic.
     redis = RedisServer().start()
     try:

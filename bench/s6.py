@@ -490,7 +490,7 @@ class Generator:
                 continue
             answer = json.loads(data) if data.startswith(b"{") else {}
             if status == 503 and answer.get("status") == "busy" and busy < BUSY_MOST:
-                # turned away unstarted (parties/admission.py): the page's outbox sends the
+                # turned away unstarted (bunco_site/fast/admission.py): the page's outbox sends the
                 # same tap again at its table's turn, the wait asked, x1-1.2 at random
                 self.errors["tap busy, sent again"] += 1
                 delay = min(30.0, max(0.2, answer.get("retry_after", 1)))

@@ -18,7 +18,7 @@ import time
 import uuid
 
 from bench import fixtures
-from tests.servers import prepare
+from bench.servers import prepare
 
 
 def main():
@@ -42,7 +42,7 @@ def measure(taps):
     import asyncio
     import threading
 
-    from parties import announce
+    from parties.live import announce
     from parties.taps import _in_worker, tap_fields
 
     async def not_sent(party_id, pushes):  # rendered, as every tap's update is; not sent

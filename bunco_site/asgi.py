@@ -1,13 +1,13 @@
-"""ASGI entry point: HTTP through Django (a phone's ordinary tap takes the lean path in front of
-it, parties.tap_path; the rest in kept threads, bunco_site.request_threads), websockets through
-Channels, behind the host check.
+"""ASGI entry point: HTTP through Django (a phone's ordinary tap takes the lean path in front of it,
+bunco_site.fast.tap_path; the rest in kept threads, bunco_site.fast.request_threads), websockets
+through Channels, behind the host check.
 
 Importing it patches nothing underneath: the server's measured patches are installed by its
 launcher, `python -m bunco_site.serve` (bunco_site/serve.py), once this is loaded."""
 
 import os
 
-from bunco_site.request_threads import get_asgi_application
+from bunco_site.fast.request_threads import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bunco_site.settings")
 # Django must be set up before anything imports models (the routing below does).
@@ -17,10 +17,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
-from bunco_site import log_redaction  # noqa: E402
-from parties.routing import websocket_urlpatterns  # noqa: E402
-from parties.socket_session import ReadOnlySessionMiddleware  # noqa: E402
-from parties.tap_path import TapPath  # noqa: E402
+from bunco_site.fast.tap_path import TapPath  # noqa: E402
+from parties.live.routing import websocket_urlpatterns  # noqa: E402
+from parties.live.socket_session import ReadOnlySessionMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -30,5 +29,4 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-log_redaction.install()  # link tokens out of daphne's access log: always on, not tuning
 get_resolver().reverse_dict  # noqa: B018 - built now, not by the first redirect (it is slow)

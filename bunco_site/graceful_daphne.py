@@ -11,7 +11,7 @@ rolling restart) it
    down), and at most BUNCO_DRAIN_TIMEOUT seconds (default 15);
 4. then stops as daphne does.
 
-It also listens with a deeper queue than Twisted's default (bunco_site/listen_backlog.py).
+It also listens with a deeper queue than Twisted's default (bunco_site/fast/listen_backlog.py).
 
 Plain daphne stops at once on SIGTERM: the requests under way are cancelled (the phones resend
 their taps, so nothing is lost either way, but a tap waits a retry longer) and the sockets drop
@@ -28,7 +28,7 @@ from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from daphne.ws_protocol import WebSocketProtocol
 
-from bunco_site import listen_backlog
+from bunco_site.fast import listen_backlog
 
 logger = logging.getLogger("bunco.graceful_stop")
 

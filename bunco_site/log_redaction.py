@@ -10,7 +10,8 @@ This is not server tuning: it has no switch, and nothing here is measured. Two h
   loggers that print request paths (django.request's "Not Found: /l/…", daphne's runserver).
 - `install()`, for daphne's access log, which daphne writes to a stream itself, not through
   logging: it wraps `daphne.access.AccessLogGenerator.__call__`, so every generator, made before
-  or after, redacts. bunco_site/asgi.py calls it; it is idempotent.
+  or after, redacts. The server's launcher (bunco_site/serve.py) calls it once the app is
+  loaded; importing the app patches nothing. It is idempotent.
 
 And one thing more a log should not carry, for the same readers: `OneLineRefusals`, a filter
 beside `RedactTokens`, logs a refused request (a 4xx: a 403 for a link that does not open the

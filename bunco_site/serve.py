@@ -1,12 +1,13 @@
-"""The server's launcher: daphne, with the measured server patches (bunco_site/server_tuning/)
+"""The server's launcher: daphne, with the measured server patches (bunco_site/fast/server_tuning/)
 and the graceful stop on SIGTERM (bunco_site/graceful_daphne.py), and the stall log if asked for
-(bunco_site/stall_log.py).
+(bunco_site/fast/stall_log.py).
 
     python -m bunco_site.serve -b 0.0.0.0 -p 8000 bunco_site.asgi:application
 
 takes daphne's own arguments and runs daphne's command line, which, once it has set up its
-logging and loaded the app, calls `load_asgi_app` here: that is where the patches go in, each
-checked against the Twisted, daphne and CPython it finds (docs/server-tuning.md). Importing
+logging and loaded the app, calls `load_asgi_app` here: that is where the link tokens are taken
+out of daphne's access log (bunco_site/log_redaction.py, always), and where the patches go in,
+each checked against the Twisted, daphne and CPython it finds (docs/server-tuning.md). Importing
 `bunco_site.asgi` (tests, management commands, a plain `daphne` command) installs nothing.
 Every place that starts the server starts it this way: the party server, docker-compose.yml,
 the browser and fault tests, and bench/.
@@ -18,7 +19,8 @@ import sys
 # first, as `python -m daphne` does, before anything could install another.
 from daphne.cli import CommandLineInterface
 
-from bunco_site import server_tuning, stall_log
+from bunco_site import log_redaction
+from bunco_site.fast import server_tuning, stall_log
 from bunco_site.graceful_daphne import GracefulServer
 
 
@@ -32,6 +34,7 @@ class Launcher(CommandLineInterface):
 
     def load_asgi_app(self, asgi_app_path):
         application = super().load_asgi_app(asgi_app_path)
+        log_redaction.install()  # link tokens out of daphne's access log: always on, not tuning
         server_tuning.install()
         from twisted.internet import reactor
 

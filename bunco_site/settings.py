@@ -330,30 +330,30 @@ PARTY_CODE_FAILURE_WINDOW = 600
 PARTY_CREATE_MAX_PER_ADDRESS = int(os.environ.get("PARTY_CREATE_MAX_PER_ADDRESS", "20"))
 PARTY_CREATE_WINDOW = 60 * 60
 
-# Party sockets one session may hold open at once in a server process (parties/consumers.py):
+# Party sockets one session may hold open at once in a server process (parties/live/consumers.py):
 # about three times the busiest real session (docs/security.md).
 PARTY_SOCKETS_PER_SESSION = 20
 
-# Requests in Django at once, in each server process (bunco_site/request_threads.py); the
+# Requests in Django at once, in each server process (bunco_site/fast/request_threads.py); the
 # others wait their turn. Taps have their own bound (TAP_WAIT) and sockets their own threads.
 REQUESTS_AT_ONCE = env_number("BUNCO_REQUESTS_AT_ONCE", "4", int, 1, 256, "a whole number")
 
-# Admission control for the scorekeeper's tap (parties/admission.py, docs/deploy.md): a tap
+# Admission control for the scorekeeper's tap (bunco_site/fast/admission.py, docs/deploy.md): a tap
 # not started within BUNCO_TAP_WAIT seconds of its arrival (its party's turn and a worker thread
 # both had) is answered 503 with Retry-After, and the phone's outbox sends it again. Past the
 # server's capacity this bounds the wait, instead of every tap queueing behind the backlog.
 TAP_WAIT = env_number("BUNCO_TAP_WAIT", "0.3", float, 0.01, 60, "a number of seconds")
-# A started tap also holds one of a limited number of slots until its table's phones are sent
-# its update (parties/tap_limit.py); with none free it is answered busy the same way. The limit
-# falls while the typical tap (the average of about the last ten) spends longer than
-# BUNCO_TAP_SLOW seconds in its slot and grows back while it is quicker, so the taps a full
-# process does take are answered fast.
+# A started tap also holds one of a limited number of slots until its table's phones are sent its
+# update (bunco_site/fast/tap_limit.py); with none free it is answered busy the same way. The limit
+# falls while the typical tap (the average of about the last ten) spends longer than BUNCO_TAP_SLOW
+# seconds in its slot and grows back while it is quicker, so the taps a full process does take are
+# answered fast.
 TAP_SLOW = env_number("BUNCO_TAP_SLOW", "0.035", float, 0.005, 60, "a number of seconds")
 # The most taps a process has in hand at once (the limit's ceiling, and where it starts).
 TAP_SLOTS = env_number("BUNCO_TAP_SLOTS", "64", int, 2, 4096, "a whole number")
 
 # A diagnostic: log the event loop's hold-ups of BUNCO_STALL_LOG seconds and more, with what the
-# loop was running (bunco_site/stall_log.py, docs/deploy.md). 0, the default: off.
+# loop was running (bunco_site/fast/stall_log.py, docs/deploy.md). 0, the default: off.
 STALL_LOG = env_number("BUNCO_STALL_LOG", "0", float, 0, 60, "a number of seconds")
 if 0 < STALL_LOG < 0.05:  # the watch looks every 20 ms: shorter would log every look
     raise ImproperlyConfigured(

@@ -4,9 +4,14 @@ import dataclasses
 
 from django import forms
 
-from parties import player_csv
-from parties.player_names import NAME_MAX, clean_player_name
-from parties.services.party import MAX_PLAYERS, MIN_PLAYERS, party_size_problem
+from parties.exchange import player_csv
+from parties.party_limits import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NAME_MAX,
+    clean_player_name,
+    party_size_problem,
+)
 from scoring import PRESET_HELP, PRESETS, Rules, RulesError
 
 
@@ -27,7 +32,8 @@ def parse_player_names(text):
 
 
 def parse_player_file(data):
-    """The names from an uploaded CSV file (parties.player_csv), checked as a pasted list is."""
+    """The names from an uploaded CSV file (parties.exchange.player_csv), checked as a pasted list
+    is."""
     try:
         numbered = player_csv.rows_of_names(data)
     except player_csv.CsvRefused as error:
@@ -157,7 +163,7 @@ class PartyCreateForm(forms.Form):
 
     def plan_preview(self):
         """The tables the typed count would sit at (the partial _plan_preview.html)."""
-        from parties.plan_preview import preview_context
+        from parties.pages.plan_preview import preview_context
 
         return preview_context(self)
 

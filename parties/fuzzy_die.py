@@ -1,5 +1,9 @@
-"""Where the fuzzy die starts (docs/rules.md section 8): with `fuzzy_die_starts: head_table`
-the head table's scorekeeper of the night's first round holds it as that round starts."""
+"""Where the fuzzy die is (docs/rules.md section 8): where it starts (with `fuzzy_die_starts:
+head_table` the head table's scorekeeper of the night's first round holds it as that round
+starts), and who holds it when a round closes. Reads only: the close (parties.services.
+round_close) stores what these say."""
+
+from django.db.models import Q
 
 from parties.models import Round, Seat
 from scoring.party import fuzzy_die_starts_now
@@ -34,3 +38,37 @@ def first_holder_id(party) -> int | None:
     """Who the die started with: the head table's scorekeeper of set 1, round 1."""
     first = Round.objects.filter(party=party, bunco_set__number=1, number=1).first()
     return head_scorekeeper_id(first) if first else None
+
+
+def fuzzy_holder(party, round_, live):
+    """Who holds the fuzzy die when the round closes: whoever took it this round, else a holder
+    already stored on the round (a preset's starting holder), else the last closed round's.
+    Nobody, without a query, when the party's rules have no fuzzy die (rules are set when the
+    party is created, so no earlier round of it stored a holder)."""
+    if live.state.rules.traveling == "off":
+        return None
+    if live.state.fuzzy_die:
+        return int(live.state.fuzzy_die)
+    stored = Round.objects.filter(pk=round_.pk).values_list("fuzzy_die_id", flat=True).first()
+    if stored:
+        return stored
+    return previous_holder(party.id, round_)
+
+
+def previous_holder(party_id, round_):
+    """The fuzzy die's holder after the closed rounds before `round_` (in play order)."""
+    return (
+        Round.objects.filter(party_id=party_id, status=Round.Status.CLOSED, fuzzy_die__isnull=False)
+        .exclude(pk=round_.pk)
+        .filter(_before(round_))
+        .order_by("-bunco_set__number", "-number")
+        .values_list("fuzzy_die_id", flat=True)
+        .first()
+    )
+
+
+def _before(round_):
+    set_number = round_.bunco_set.number
+    return Q(bunco_set__number__lt=set_number) | Q(
+        bunco_set__number=set_number, number__lt=round_.number
+    )

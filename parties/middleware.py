@@ -94,8 +94,8 @@ def security_headers(*, secure):
     (Strict-Transport-Security only to a request that came over HTTPS, `secure`).
 
     One list for both doors: ContentSecurityPolicyMiddleware puts it on Django's answers, and
-    parties.tap_path on the lean door's (made once, as bytes). Django's two middleware stay in
-    settings.MIDDLEWARE (SecurityMiddleware also redirects to HTTPS), and find these headers
+    bunco_site.fast.tap_path on the lean door's (made once, as bytes). Django's two middleware stay
+    in settings.MIDDLEWARE (SecurityMiddleware also redirects to HTTPS), and find these headers
     already set, with the values they would have set.
     """
     headers = []

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 import segno
+from django.db.models import Q
 from django.urls import reverse
 
 from parties import access
@@ -72,7 +73,7 @@ def seating(round_: Round, numbers=None) -> list[TableView]:
 
 def table_views(seats, rules, tables_in_round=None) -> list[TableView]:
     """TableViews from seats in table and position order (each with its `table` and `player`):
-    the seats a query read, or those a round's close has just seated (parties.close_push).
+    the seats a query read, or those a round's close has just seated (parties.live.close_push).
     `tables_in_round` when the seats are not the whole round's."""
     tables = {}
     for seat in seats:
@@ -235,7 +236,7 @@ def live_round(party, round_):
 
 def live_tables(party, round_, numbers=None):
     """The `table-N` fragment contexts of the round in play (all tables, or `numbers`)."""
-    from parties import fragments
+    from parties.pages import fragments
 
     state_ = live_round(party, round_)
     if state_ is None:
@@ -253,8 +254,8 @@ def fuzzy_die_holder(party):
     closes as it stands (the close's own `fuzzy_holder`, the one place the die is carried
     over: this round's taker, else who held it as the round began); else the holder the last
     closed round stored."""
+    from parties.fuzzy_die import fuzzy_holder
     from parties.models import Player
-    from parties.round_close import fuzzy_holder
 
     round_ = current_round(party)
     state_ = live_round(party, round_)
@@ -458,3 +459,62 @@ def round_rolls(round_):
         )
         for r in rolls
     ]
+
+
+def reseat_allowed(party, round_) -> str:
+    """Which reseat the host may make now, for the host's page (the guards of party_reshuffle,
+    party_swap_players and party_reseat, asked before the host taps): "setup" (round 1 may be
+    reshuffled or swapped), "between_sets" (`rotation: none`, the first round of a later set
+    waits), or ""."""
+    if round_ is None or round_.status != Round.Status.WAITING or round_.number != 1:
+        return ""
+    if party.status == Party.Status.SETUP and round_.bunco_set.number == 1:
+        return "setup"
+    if (
+        party.status == Party.Status.PLAYING
+        and round_.bunco_set.number > 1
+        and party.rules.rotation == "none"
+    ):
+        return "between_sets"
+    return ""
+
+
+def later_rounds(round_):
+    """The rounds after `round_` in play order (the waiting next round, or rounds played)."""
+    set_number = round_.bunco_set.number
+    return (
+        Round.objects.filter(party_id=round_.party_id)
+        .filter(
+            Q(bunco_set__number__gt=set_number)
+            | Q(bunco_set__number=set_number, number__gt=round_.number)
+        )
+        .select_related("bunco_set")
+        .order_by("bunco_set__number", "number")
+    )
+
+
+def reopen_refusal(party, round_):
+    """Why the closed `round_` cannot be reopened, or "" when it can: its next round has not
+    started (or it was the night's last round, or a break follows it) and the host has not
+    ended the party."""
+    later = list(later_rounds(round_))
+    started = next((r for r in later if r.status != Round.Status.WAITING), None)
+    if started is not None:
+        return f"round {started.number} of set {started.bunco_set.number} has started"
+    if party.status == Party.Status.FINISHED and later:
+        return "the host ended the party"
+    return ""
+
+
+def undoable_closed_round(party):
+    """The closed round a scorekeeper's undo still reaches: the last one closed, while the round
+    after it waits (or it was the night's last, or a break follows it). None otherwise."""
+    last = (
+        Round.objects.select_related("bunco_set")
+        .filter(party=party, status=Round.Status.CLOSED)
+        .order_by("-bunco_set__number", "-number")
+        .first()
+    )
+    if last is None or reopen_refusal(party, last):
+        return None
+    return last

@@ -1,4 +1,4 @@
-"""A scorekeeper's tap as both ways in take it: Django's view (`play_views.roll_create`) and the
+"""A scorekeeper's tap as both ways in take it: Django's view (`play.roll_create`) and the
 lean ASGI entry (`tap_path`). Both parse the form with `tap_fields` and call `record`, which
 runs `roll_record` (parties.services.roll) in a worker thread and gives the phone's answer, so
 a tap is judged and answered one way, whichever door it came through.
@@ -9,10 +9,11 @@ row lock, they held the pool's few threads, and a busy party stalled every other
 The turn is held until the state after the tap is remembered, so the next tap of the party finds
 it and does not replay the round.
 
-Before it starts, a tap is admitted (parties.admission): if it has not had its party's turn and
-a worker thread within a short wait, or finds every one of the process's slots for taps in hand
-taken (parties.tap_limit), it is answered busy (503, Retry-After) with nothing read or written,
-and the phone's outbox sends it again at its table's turn in the line (parties.tap_line).
+Before it starts, a tap is admitted (bunco_site.fast.admission): if it has not had its party's turn
+and a worker thread within a short wait, or finds every one of the process's slots for taps in hand
+taken (bunco_site.fast.tap_limit), it is answered busy (503, Retry-After) with nothing read or
+written, and the phone's outbox sends it again at its table's turn in the line
+(bunco_site.fast.tap_line).
 """
 
 import asyncio
@@ -24,7 +25,8 @@ import uuid
 
 from django.db import connections
 
-from parties import admission, announce, tap_limit, tap_line
+from bunco_site.fast import admission, tap_limit, tap_line
+from parties.live import announce
 from parties.services.errors import PartyError, StaleTap
 from parties.services.roll import roll_record
 from scoring import InvalidRoll
@@ -179,7 +181,7 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
 
 @contextlib.asynccontextmanager
 async def _slot(waited, ticket):
-    """One of the process's slots for taps in hand (parties.tap_limit): a table back at its
+    """One of the process's slots for taps in hand (bunco_site.fast.tap_limit): a table back at its
     turn in line may wait a moment for one (as long as its admission allows, at most
     AT_TURN_PATIENCE); any other has one at once or is turned away."""
     limit = tap_limit.of_loop()

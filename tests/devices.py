@@ -1,7 +1,7 @@
 """The browsers the tests open (a phone, a laptop: Playwright context options) and the
 screenshots they save, for the browser tests (tests/e2e) and the fault tests (tests/faults)."""
 
-from tests.servers import ARTIFACTS
+from bench.servers import ARTIFACTS
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}

@@ -13,8 +13,8 @@ import threading
 import time
 from pathlib import Path
 
-from tests import servers
-from tests.servers import stop_process
+from bench import servers
+from bench.servers import stop_process
 
 ROOT = Path(__file__).resolve().parent.parent
 READY = "Stop with Ctrl-C."

@@ -32,7 +32,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.haproxy import haproxy_path
+from bench.haproxy import haproxy_path
 
 REQUIRE = "BUNCO_REQUIRE_ALL_SERVICES"
 CONNECT_TIMEOUT = 0.5  # seconds: a service on this machine or the next answers in far less

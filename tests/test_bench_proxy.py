@@ -8,9 +8,9 @@ import subprocess
 
 import pytest
 
+from bench.haproxy import CONFIG, haproxy_path
 from bench.proxy import ROUND_ROBIN, STICKY_LINES, spread_config
 from bench.rawhttp import Pool
-from tests.haproxy import CONFIG, haproxy_path
 from tests.loops import run_alone
 
 PRODUCTION = CONFIG.read_text()

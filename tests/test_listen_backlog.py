@@ -1,11 +1,11 @@
-"""The server listens with a deep queue (bunco_site/listen_backlog.py): phones connecting in a
+"""The server listens with a deep queue (bunco_site/fast/listen_backlog.py): phones connecting in a
 burst wait in it instead of being dropped and sending their first packet again seconds later."""
 
 import os
 import subprocess
 
-from bunco_site import listen_backlog
-from tests.servers import Daphne, prepare
+from bench.servers import Daphne, prepare
+from bunco_site.fast import listen_backlog
 
 
 def test_tcp_and_unix_endpoints_get_the_backlog_unless_they_name_one():

@@ -1,4 +1,4 @@
-"""The ASGI handler keeps the threads its requests' sync code runs in (bunco_site.request_threads):
+"""The ASGI handler keeps the threads its requests' sync code runs in (bunco_site.fast.request_threads):
 each request runs in one thread, requests at the same time in different threads, and a thread
 is used again by a later request instead of a new one started for each. At most
 REQUESTS_AT_ONCE requests are in Django at once; the others wait their turn."""
@@ -13,7 +13,7 @@ from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import path
 
-from bunco_site.request_threads import ReusedThreadsASGIHandler
+from bunco_site.fast.request_threads import ReusedThreadsASGIHandler
 from tests.loops import run_alone
 from tests.parties.test_settings import setting_in_a_new_process
 

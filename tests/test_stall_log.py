@@ -1,4 +1,4 @@
-"""The stall log (bunco_site/stall_log.py): an event loop held up is logged once, with what the
+"""The stall log (bunco_site/fast/stall_log.py): an event loop held up is logged once, with what the
 loop was running and whether the watching thread was held too; a loop that keeps up is not."""
 
 import asyncio
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bunco_site import stall_log
-from tests.servers import Daphne, prepare
+from bench.servers import Daphne, prepare
+from bunco_site.fast import stall_log
 
 ROOT = Path(__file__).resolve().parents[1]
 

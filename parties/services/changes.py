@@ -9,7 +9,7 @@ at the next number it hears, or when its socket reopens.
 
 from django.db.models import F
 
-from parties import announce
+from parties.live import announce
 from parties.models import Party
 
 

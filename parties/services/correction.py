@@ -18,18 +18,19 @@ import uuid
 
 from django.utils import timezone
 
-from parties import announce, state
+from parties import state
+from parties.live import announce
 from parties.models import Correction, Party, Roll, Round
-from parties.round_close import (
-    close_round,
-    recompute_closed,
-    reopen_refusal,
-    reopen_round,
-    starting_holder,
-)
+from parties.selectors import reopen_refusal
 from parties.services.changes import seq_bump
 from parties.services.errors import PartyError
 from parties.services.round import bump_round
+from parties.services.round_close import (
+    close_round,
+    recompute_closed,
+    reopen_round,
+    starting_holder,
+)
 from scoring import InvalidRoll, NotAllowed
 from scoring.quick import quick_outcomes
 

@@ -2,7 +2,8 @@
 
 from django.db import transaction
 
-from parties import access, announce
+from parties import access
+from parties.live import announce
 from parties.models import AccessLink, Party
 from parties.services.errors import PartyError
 

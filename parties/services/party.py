@@ -10,6 +10,7 @@ from django.utils import timezone
 from parties import access
 from parties.models import AccessLink, BuncoSet, Correction, Party, Player, Round, Seat, Table
 from parties.party_codes import new_party_code
+from parties.party_limits import party_size_problem
 from parties.services.changes import lock_party, party_changed
 from parties.services.errors import PartyError
 from parties.services.round import waiting_round
@@ -22,10 +23,8 @@ from scoring import (
     ghosts_needed,
     seat_players,
 )
-from scoring.seating import plan_for
 
 # 400 players is 100 tables: a school or church fundraiser's hall.
-MIN_PLAYERS, MAX_PLAYERS = 2, 400
 
 
 def _shuffled(items):
@@ -82,17 +81,6 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
         ]
     )
     return party
-
-
-def party_size_problem(count: int, rules: Rules) -> str:
-    """Why `count` players cannot play under `rules`, for the host; "" when they can."""
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        return f"A party needs {MIN_PLAYERS} to {MAX_PLAYERS} players."
-    try:
-        plan_for(count, rules)
-    except SeatingError as error:
-        return f"{str(error)[0].upper()}{str(error)[1:]}."
-    return ""
 
 
 def _first_seating(players, rules):
@@ -178,24 +166,6 @@ def party_reseat(*, party: Party, player_a: int, player_b: int, by: str = "host"
     )
     party_changed(party, "seating")
     return correction
-
-
-def reseat_allowed(party, round_) -> str:
-    """Which reseat the host may make now, for the host's page (the guards of party_reshuffle,
-    party_swap_players and party_reseat, asked before the host taps): "setup" (round 1 may be
-    reshuffled or swapped), "between_sets" (`rotation: none`, the first round of a later set
-    waits), or ""."""
-    if round_ is None or round_.status != Round.Status.WAITING or round_.number != 1:
-        return ""
-    if party.status == Party.Status.SETUP and round_.bunco_set.number == 1:
-        return "setup"
-    if (
-        party.status == Party.Status.PLAYING
-        and round_.bunco_set.number > 1
-        and party.rules.rotation == "none"
-    ):
-        return "between_sets"
-    return ""
 
 
 def swap_seats(party, round_, player_a, player_b, missing):

@@ -1,5 +1,5 @@
-"""Reading a party file (parties.exports' JSON) in pieces, so an import's memory stays small
-whatever the file holds.
+"""Reading a party file (parties.exchange.exports' JSON) in pieces, so an import's memory stays
+small whatever the file holds.
 
 `json.loads` of a whole file turns each byte into tens of bytes of Python objects (a 36 MB file
 of one-column rows took 2.9 GB), and holds the interpreter for the whole parse. This reader

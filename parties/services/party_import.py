@@ -1,5 +1,5 @@
-"""Recreating a party from the file parties.exports writes: a new party, with new ids, a new
-code and new links for every role, and every other column as it was.
+"""Recreating a party from the file parties.exchange.exports writes: a new party, with new ids, a
+new code and new links for every role, and every other column as it was.
 
 Like the export it knows no model by name: it takes the file's tables in the order the export
 writes them (parents first; parties.services.party_file reads them in pieces, so memory stays
@@ -17,13 +17,14 @@ from array import array
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 
-from parties import access, exports, state
+from parties import access, state
+from parties.exchange import exports
 from parties.models import AccessLink, LateTap, Party, Player, Round, Table
 from parties.party_codes import new_party_code
+from parties.party_limits import MAX_PLAYERS
 from parties.services import party_file
 from parties.services.errors import PartyError
 from parties.services.late_tap import late_tap_fields_problem
-from parties.services.party import MAX_PLAYERS
 from scoring import RulesError
 
 # Players and tables: twice what a party seats (players who left and late arrivals add rows),

@@ -10,7 +10,7 @@ from django.db.models import Max
 
 from parties import access
 from parties.models import AccessLink, Party, Player, Round, Seat
-from parties.player_names import clean_player_name
+from parties.party_limits import clean_player_name
 from parties.services.changes import lock_party, party_changed
 from parties.services.errors import PartyError
 from parties.services.party import (

@@ -2,7 +2,7 @@
 (the scorekeeper's undo, the host's void and correction of any roll of any round).
 
 The tap follows the one path every write takes: lock the party's row, load the round's live
-state, ask scoring/ what the roll does (parties.roll_judging), save it, and announce after
+state, ask scoring/ what the roll does (parties.services.roll_judging), save it, and announce after
 commit; the bell and the round's close are decided in the same transaction, so the bell rings
 once and the round closes and rotates once, even when the last rolls of several tables arrive
 together. A roll is a fact that is voided, never edited: an undo, void or correction is a
@@ -16,10 +16,11 @@ from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 
-from parties import access, announce, state, tap_sql
+from bunco_site.fast import tap_sql
+from parties import access, state
+from parties.live import announce
 from parties.models import Correction, Party, Roll, Round, RoundBell
-from parties.roll_judging import judge_roll
-from parties.round_close import close_round, reopen_refusal, reopen_round, starting_holder
+from parties.selectors import undoable_closed_round
 from parties.services.changes import lock_party, party_changed, seq_bump
 from parties.services.correction import (
     columns_dice,
@@ -35,6 +36,7 @@ from parties.services.correction import (
 )
 from parties.services.errors import PartyError, StaleTap
 from parties.services.late_tap import late_tap_hold
+from parties.services.roll_judging import judge_roll
 from parties.services.round import (
     bump_round,
     check_playing,
@@ -43,6 +45,7 @@ from parties.services.round import (
     remember_on_commit,
     ring,
 )
+from parties.services.round_close import close_round, reopen_round, starting_holder
 from scoring import InvalidRoll
 from scoring.quick import entry_words
 
@@ -358,20 +361,6 @@ def roll_undo(
         if live.state.over:
             close_round(party, round_, live, rules, timezone.now())
     return live.extras[table_number - 1].version
-
-
-def undoable_closed_round(party):
-    """The closed round a scorekeeper's undo still reaches: the last one closed, while the round
-    after it waits (or it was the night's last, or a break follows it). None otherwise."""
-    last = (
-        Round.objects.select_related("bunco_set")
-        .filter(party=party, status=Round.Status.CLOSED)
-        .order_by("-bunco_set__number", "-number")
-        .first()
-    )
-    if last is None or reopen_refusal(party, last):
-        return None
-    return last
 
 
 @transaction.atomic

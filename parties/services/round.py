@@ -8,11 +8,12 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from parties import announce, fuzzy_die, state
+from parties import fuzzy_die, state
+from parties.live import announce
 from parties.models import Party, Roll, Round, RoundBell
-from parties.round_close import close_round
 from parties.services.changes import lock_party, party_changed, seq_bump
 from parties.services.errors import PartyError
+from parties.services.round_close import close_round
 
 
 @transaction.atomic

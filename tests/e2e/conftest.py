@@ -1,7 +1,7 @@
 """Real-browser fixtures: a daphne process on a fresh database (Chromium is tests/conftest.py's).
 
-The server runs the same ASGI app a party uses, as its own process (tests/servers.py), in
-production mode, against a database made for this run (tests/databases.py): a new SQLite file,
+The server runs the same ASGI app a party uses, as its own process (bench/servers.py), in
+production mode, against a database made for this run (bench/databases.py): a new SQLite file,
 or, when DATABASE_URL is set, a new database on that PostgreSQL server (dropped afterwards).
 REDIS_URL, when set, is passed through.
 
@@ -17,9 +17,9 @@ import uuid
 
 import pytest
 
-from tests.databases import Database
+from bench.databases import Database
+from bench.servers import Daphne, prepare, production_env
 from tests.devices import Shots
-from tests.servers import Daphne, prepare, production_env
 
 # The services CI starts (.ci/run); the production-topology test uses them when the
 # environment names none.

@@ -10,9 +10,9 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
+from bench.servers import ROOT
 from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_printables import printed
-from tests.servers import ROOT
 
 pytestmark = pytest.mark.e2e
 

@@ -1,4 +1,4 @@
-"""A scorekeeper's phone in Chromium meets a server turning taps away (parties.admission): the
+"""A scorekeeper's phone in Chromium meets a server turning taps away (bunco_site.fast.admission): the
 tap stays in the outbox as "server busy" (calm, not an error), the tap entered behind it waits
 its turn, and once the server can start it both land, in order, each once, in one request
 (the outbox sends the taps waiting at a table together).
@@ -18,13 +18,13 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from tests.databases import Database
+from bench.databases import Database
+from bench.servers import Daphne
 from tests.e2e.conftest import LOCAL_POSTGRES, LOCAL_REDIS, e2e_env
 from tests.e2e.phone import new_party, points, scorekeeper, start_round, table, tap
 from tests.e2e.test_party_setup import chromium, link_url  # noqa: F401
 from tests.faults.db import Db, PartyLock
 from tests.faults.phone import Phone
-from tests.servers import Daphne
 
 pytestmark = pytest.mark.e2e
 

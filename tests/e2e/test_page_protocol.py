@@ -239,7 +239,7 @@ def test_a_tap_sends_the_fields_the_test_phone_sends(recorded):
 
 
 def test_the_test_phone_s_tap_is_answered_as_the_page_s(recorded, server):
-    """The page's tap takes the server's lean tap path (parties/tap_path.py) and so must the
+    """The page's tap takes the server's lean tap path (bunco_site/fast/tap_path.py) and so must the
     test phone's, or the fault tests would try Django's view instead of the path phones use:
     the same answer headers, each path having its own (Django's middleware adds its own)."""
     from tests.faults.phone import Phone

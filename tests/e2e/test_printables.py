@@ -12,10 +12,10 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
+from bench.servers import ROOT
 from tests.devices import LAPTOP, PHONE
 from tests.e2e.phone import scorekeeper, start_round, tap
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
-from tests.servers import ROOT
 
 pytestmark = pytest.mark.e2e
 

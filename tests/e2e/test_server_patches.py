@@ -1,9 +1,9 @@
 """The browser tests' server (and the fault tests' and the benchmark's: the same
-tests/servers.py Daphne) is started as production starts it, by the launcher: the measured
+bench/servers.py Daphne) is started as production starts it, by the launcher: the measured
 server patches are in, so the pages are tried on the server the figures were measured on
 (docs/server-tuning.md)."""
 
-from bunco_site.server_tuning import PATCHES
+from bunco_site.fast.server_tuning import PATCHES
 
 
 def test_the_test_server_runs_with_every_server_patch_installed(server):

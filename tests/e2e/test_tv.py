@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
+from bench.servers import ROOT
 from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table, ladder, seating_of
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
-from tests.servers import ROOT
 
 pytestmark = pytest.mark.e2e
 

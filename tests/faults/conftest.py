@@ -13,12 +13,12 @@ import shutil
 
 import pytest
 
-from tests.databases import Database
+from bench.databases import Database
+from bench.redis_server import RedisServer
+from bench.servers import Daphne, prepare, production_env
 from tests.faults.db import Db
 from tests.faults.party import TWELVE, create_party
 from tests.faults.watcher import Watcher
-from tests.redis_server import RedisServer
-from tests.servers import Daphne, prepare, production_env
 
 POSTGRES = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
 
@@ -53,7 +53,7 @@ def redis():
 
 def servers_env(pg, redis, **extra):
     """The environment of every process of a fault test: the same database, the same Redis.
-    The tap's admission wait (parties/admission.py) is long: these tests hold a party's row
+    The tap's admission wait (bunco_site/fast/admission.py) is long: these tests hold a party's row
     lock from outside the app, and the taps of that party queue behind it on purpose
     (tests/faults/test_overload.py sets its own short wait)."""
     return production_env({"DATABASE_URL": pg.url}, redis.url, **{"BUNCO_TAP_WAIT": "60", **extra})

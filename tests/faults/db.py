@@ -5,7 +5,7 @@ lock from outside the app, so that requests sent meanwhile race at one point, ev
 import threading
 import time
 
-from tests.waiting import wait_until
+from bench.waiting import wait_until
 
 
 class Db:

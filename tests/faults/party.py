@@ -5,8 +5,8 @@ import json
 import subprocess
 import sys
 
+from bench.servers import ROOT
 from tests.faults.phone import Phone
-from tests.servers import ROOT
 
 TWELVE = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Lou"]
 SIXTEEN = TWELVE + ["Mae", "Nell", "Opal", "Pearl"]

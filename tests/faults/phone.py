@@ -151,7 +151,7 @@ class Phone:
     def tap(self, table, tap_id, seen, timeout=30, **fields):
         """The outbox's way (table.js flush()): send the same tap (same id, same seen) again
         while the network fails, the server answers a 5xx without JSON (a server restarting) or
-        turns the tap away busy (503, parties/admission.py), waiting as the outbox does: the
+        turns the tap away busy (503, bunco_site/fast/admission.py), waiting as the outbox does: the
         wait a busy answer asks (its table's turn in the line), else 1 s doubled per failure;
         any other answer is the tap's."""
         deadline = time.monotonic() + timeout

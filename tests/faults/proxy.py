@@ -1,9 +1,9 @@
 """The production topology for the fault tests: deploy/haproxy.cfg run by Debian's haproxy
-(tests/haproxy.py) in front of daphne processes started as production starts them
+(bench/haproxy.py) in front of daphne processes started as production starts them
 (bunco_site.serve with --proxy-headers), on the fault tests' PostgreSQL database and
 redis-server."""
 
-from tests.servers import Daphne, production_env
+from bench.servers import Daphne, production_env
 
 
 def proxied_daphne(env):

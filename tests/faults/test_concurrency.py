@@ -145,8 +145,8 @@ def test_last_rolls_of_every_table_at_once_close_and_rotate_the_round_once(
         screen.wait(lambda s=screen: s.live_round == round2, 15, "the phone to show round 2")
         kinds = [(m["type"], m.get("what")) for m in screen.messages if m["type"] != "table"]
         assert kinds.count(("bell", None)) == 1, kinds
-        # One close, one message a page (parties/consumers.py): the table's page takes its new
-        # seat from its table's message (parties/close_push.py); the host's page, with no
+        # One close, one message a page (parties/live/consumers.py): the table's page takes its new
+        # seat from its table's message (parties/live/close_push.py); the host's page, with no
         # view, gets the party-wide message and refetches.
         closes = [m for m in screen.messages if (m["type"], m.get("what")) == ("round", "closed")]
         assert len(closes) == 1, closes

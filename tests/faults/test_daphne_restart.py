@@ -5,9 +5,9 @@ and show what the database holds."""
 import threading
 import uuid
 
+from bench.waiting import wait_until
 from tests.faults.phone import Phone
 from tests.faults.watcher import assert_phone_shows_db
-from tests.waiting import wait_until
 
 # Round 1's target is 1: (1, 2, 3) scores 1 and keeps the dice, (2, 3, 4) misses and passes
 # them. Twelve of these per table stay far from 21, so no bell rings in these tests.

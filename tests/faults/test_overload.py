@@ -1,4 +1,4 @@
-"""A server past its capacity turns taps away instead of queueing them (parties.admission): a
+"""A server past its capacity turns taps away instead of queueing them (bunco_site.fast.admission): a
 real daphne process in production mode, its admission wait made short (0.2 s), and one tap of
 the party held inside it, waiting on the party's row lock (held from outside the app) with the
 party's turn. Every other tap of the party, through either way in, is answered 503 busy with
@@ -93,7 +93,7 @@ def test_taps_the_server_cannot_start_are_answered_busy_and_each_is_stored_once_
 def test_a_process_with_every_slot_taken_turns_a_tap_away_and_lets_it_in_first_at_its_turn(
     pg, make_party, daphnes
 ):
-    """The bound on the taps in hand (parties.tap_limit) and the line (parties.tap_line) on
+    """The bound on the taps in hand (bunco_site.fast.tap_limit) and the line (bunco_site.fast.tap_line) on
     the fast path, in production mode: with BUNCO_TAP_SLOTS=4, three taps of three parties
     held on their parties' row locks take the three slots a table that has not waited may
     have, and a fourth party's tap is answered busy at once, though its own party and the

@@ -10,9 +10,9 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
+from bench.waiting import wait_until
 from tests.devices import PHONE
 from tests.faults.phone import Phone
-from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

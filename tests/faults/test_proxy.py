@@ -24,12 +24,12 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
+from bench.haproxy import SERVER_NAMES, Proxy
+from bench.waiting import wait_until
 from tests.devices import LAPTOP, PHONE, Shots
 from tests.faults.db import PartyLock
 from tests.faults.phone import Phone
 from tests.faults.proxy import proxied_daphne, proxied_env
-from tests.haproxy import SERVER_NAMES, Proxy
-from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.needs_haproxy]
 
@@ -71,7 +71,7 @@ class Scorekeeper:
         self.page = context.new_page()
         self.posted = []  # tap ids the page sent: each POST's, and those queued behind it
         self.statuses = []
-        self.turned_away = 0  # the app's busy answers (503 with Retry-After: parties.admission)
+        self.turned_away = 0  # the app's busy answers (503 with Retry-After: bunco_site.fast.admission)
         self.page.on("request", self._request)
         self.page.on("response", self._response)
         self.page.goto(f"{proxy.url}/l/{party.table_tokens[number]}/")

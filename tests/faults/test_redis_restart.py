@@ -8,9 +8,9 @@ import uuid
 
 import pytest
 
+from bench.waiting import wait_until
 from tests.faults.phone import Phone
 from tests.faults.watcher import assert_phone_shows_db
-from tests.waiting import wait_until
 
 SCORE, MISS = (1, 2, 3), (2, 3, 4)  # round 1 (target 1): one point and keep the dice; a miss
 OUTAGE = 4  # seconds Redis is down: longer than redis-py's own retries, as a restart can be

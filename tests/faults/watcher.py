@@ -7,8 +7,8 @@ import re
 import threading
 import time
 
+from bench.waiting import wait_until
 from tests.faults.phone import shown
-from tests.waiting import wait_until
 
 # live.js's timings, in seconds.
 BELL_UPDATES_WAIT = 3.0  # after the bell, a table still shown from before it is refetched

@@ -142,14 +142,14 @@ def clear_own_cache():
 
 @pytest.fixture(autouse=True)
 def _close_the_socket_reads_connections():
-    # A socket's reads run in threads of their own (parties/consumers.py), whose connections
+    # A socket's reads run in threads of their own (parties/live/consumers.py), whose connections
     # (pooled, on PostgreSQL) would stay checked out after a test that opened a socket and
     # keep the test database from being dropped at the end. One close in each thread: each
     # waits at the barrier for the others, so no thread takes two.
     yield
     from django.db import connections
 
-    from parties import consumers
+    from parties.live import consumers
 
     threads = consumers._socket_reads._max_workers
     barrier = threading.Barrier(threads)

@@ -1,4 +1,4 @@
-"""The close's pieces formatted in Python (parties.close_pieces) are the partials' own bytes:
+"""The close's pieces formatted in Python (parties.live.close_pieces) are the partials' own bytes:
 each is checked here against the template the page includes, rendered in the same context, for
 names a user may type (HTML characters, quotes, braces, percent signs) and every branch."""
 
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from django.template.loader import render_to_string
 
-from parties import close_pieces
+from parties.live import close_pieces
 from parties.selectors import SeatView, TableView
 from scoring import PRESETS
 

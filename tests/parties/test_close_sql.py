@@ -1,9 +1,10 @@
-"""The close's rows written as plain values (parties.close_sql) arrive as the ORM reads them."""
+"""The close's rows written as plain values (bunco_site.fast.close_sql) arrive as the ORM reads them."""
 
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from parties import close_sql, selectors
+from bunco_site.fast import close_sql
+from parties import selectors
 from parties.models import ScoreSheetLine, Seat
 from tests.parties.test_play import new_party
 

@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import transaction
 
 from bunco_site.asgi import application
-from parties import announce
+from parties.live import announce
 from parties.models import AccessLink, Party
 from parties.services.link import link_reissue
 from parties.services.party import party_reshuffle, party_swap_players

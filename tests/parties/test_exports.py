@@ -12,12 +12,13 @@ import pytest
 from django.db import models
 from django.urls import reverse
 
-from parties import access, exports, selectors
-from parties.export_views import document_json
+from parties import access, selectors
+from parties.exchange import exports
 from parties.models import AccessLink, Party, Roll, Round
 from parties.services.prize import prize_rolloff_record
 from parties.services.roll import roll_correct, roll_record
 from parties.services.round import round_start
+from parties.views.files import document_json
 from scoring import PRESETS
 from tests.parties.conftest import create_party, redeem
 from tests.parties.test_corrections import play_round_one, roll_at

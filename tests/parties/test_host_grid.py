@@ -8,8 +8,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from parties import host_grid
 from parties.models import AccessLink, LateTap, Party, Roll, Seat
+from parties.pages import host_grid
 from parties.services.party import party_create
 from parties.services.round import round_start
 from scoring import PRESETS
@@ -249,8 +249,8 @@ def test_397_players_sit_at_100_tables_with_three_ghosts_each_beside_a_real_part
 
 
 def test_a_400_player_night_exports_and_imports_whole(hall):
-    from parties import exports
-    from parties.export_views import document_json
+    from parties.exchange import exports
+    from parties.views.files import document_json
 
     party, _host = hall
     round_start(party=party)

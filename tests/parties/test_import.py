@@ -10,8 +10,8 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
-from parties import access, exports, selectors
-from parties.export_views import document_json
+from parties import access, selectors
+from parties.exchange import exports
 from parties.models import AccessLink, LateTap, Party, Roll, Round, Seat
 from parties.services import party_import
 from parties.services.late_tap import late_tap_apply, late_tap_dismiss
@@ -19,6 +19,7 @@ from parties.services.player import player_leave
 from parties.services.prize import prize_rolloff_record
 from parties.services.roll import roll_correct, roll_record, roll_void
 from parties.services.round import bell_ring, round_start
+from parties.views.files import document_json
 from tests.parties.conftest import Browser
 from tests.parties.test_corrections import finish_turn, play_round_one, roll_at
 from tests.parties.test_corrections import tap as called_tap

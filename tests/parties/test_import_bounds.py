@@ -13,12 +13,12 @@ from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parties import exports
-from parties.export_views import document_json
+from parties.exchange import exports
 from parties.models import LateTap, Party
 from parties.services import party_file, party_import
 from parties.services.errors import PartyError
 from parties.services.late_tap import late_tap_apply
+from parties.views.files import document_json
 from tests.parties.conftest import Browser
 from tests.parties.test_import import counts, imported, played_night, upload
 

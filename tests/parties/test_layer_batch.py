@@ -1,4 +1,4 @@
-"""A write's pushes published together (parties.layer_batch): each group's listeners get what
+"""A write's pushes published together (bunco_site.fast.layer_batch): each group's listeners get what
 sending them one by one gave, in the same order, on the production layer and the in-memory one."""
 
 import asyncio
@@ -7,13 +7,13 @@ import uuid
 import pytest
 from channels.layers import InMemoryChannelLayer
 
-from parties import layer_batch
+from bunco_site.fast import layer_batch
 from tests.loops import run_alone
 from tests.parties.test_settings import REDIS_URL
 
 
 def a_close(groups):
-    """A round close as parties.announce sends it: each table's message, then the party's."""
+    """A round close as parties.live.announce sends it: each table's message, then the party's."""
     return [(group, {"type": "push", "text": f"seat {group}"}) for group in groups[1:]] + [
         (groups[0], {"type": "push", "text": "closed", "unless_shown": 7})
     ]

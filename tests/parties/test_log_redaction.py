@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.servers import Daphne, prepare
 from bunco_site import log_redaction
 from tests.parties.conftest import Browser
-from tests.servers import Daphne, prepare
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1vZi00My1jaGFyYWN0ZXJz"  # shaped like a link's token
@@ -37,7 +37,7 @@ def daphne_log(tmp_path_factory):
                SQLITE_PATH=str(folder / "db.sqlite3"))
     prepare(env, static=False)
     log = folder / "daphne.log"
-    # The server's launcher, as production starts it (bunco_site/asgi.py redacts).
+    # The server's launcher, as production starts it (bunco_site/serve.py redacts).
     server = Daphne(env, log_path=log).start()
     try:
         assert get(f"{server.url}/l/{TOKEN}/") == 404

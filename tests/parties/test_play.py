@@ -302,7 +302,7 @@ def test_a_tap_refused_after_the_clock_ran_out_writes_nothing_not_even_the_bell(
 
 
 def close_seats_as_one(event):
-    """A round close's event for a table (parties.announce.on_commit_close), as the one message
+    """A round close's event for a table (parties.live.announce.on_commit_close), as the one message
     carrying every view there: each page's own message, checked to carry that page's view
     alone, merged."""
     messages = {view: json.loads(text) for view, text in event["texts"].items()}
@@ -317,7 +317,7 @@ def close_seats_as_one(event):
 def pushes(monkeypatch):
     """What the writes push, in order: (group, message); `sent.cached` holds, per push, the
     round versions the process had remembered when it went out."""
-    from parties import announce
+    from parties.live import announce
 
     class Sent(list):
         cached = []
@@ -483,7 +483,7 @@ def test_a_late_tap_that_no_game_could_have_is_refused_and_not_held(party):
 def test_a_lost_push_fails_no_write_and_the_phones_are_told_to_resync_later(monkeypatch):
     import time
 
-    from parties import announce
+    from parties.live import announce
 
     sent, down = [], [3]  # the layer refuses the push and the first two recovery attempts
 
@@ -554,7 +554,7 @@ def test_where_tables_stop_at_the_bell_a_roll_made_before_it_still_counts():
 def test_without_a_fuzzy_die_nobody_holds_it_at_a_close_and_no_query_asks(party):
     # The close asks who holds the die; with the rules' traveling off the answer is known
     # without the two queries it takes otherwise (a 400-player close, bench/close_cpu.py).
-    from parties.round_close import fuzzy_holder
+    from parties.fuzzy_die import fuzzy_holder
 
     round_, now = live(party)
     with CaptureQueriesContext(connection) as queries:
@@ -563,7 +563,7 @@ def test_without_a_fuzzy_die_nobody_holds_it_at_a_close_and_no_query_asks(party)
 
 
 def test_with_a_fuzzy_die_the_close_finds_its_holder_from_earlier_rounds():
-    from parties.round_close import fuzzy_holder
+    from parties.fuzzy_die import fuzzy_holder
 
     p = new_party("wba")
     round_start(party=p)

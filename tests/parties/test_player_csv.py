@@ -5,8 +5,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from parties.exchange.player_csv import CsvRefused, rows_of_names
 from parties.models import Party, Player
-from parties.player_csv import CsvRefused, rows_of_names
 from tests.parties.conftest import TWELVE, create_form
 
 db = pytest.mark.django_db

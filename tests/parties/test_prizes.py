@@ -77,7 +77,7 @@ def test_the_app_rolls_for_them_when_asked(host, tied_party):
 def test_the_standings_break_a_tie_on_wins_by_the_overall_tiebreak(host, tiebreak, first):
     """docs/rules.md section 9: the most wins, a tie broken by `overall_tiebreak` (personal
     points, or most Buncos); the standings are in that order, on the page and in the CSV."""
-    from parties import exports
+    from parties.exchange import exports
     from tests.parties.conftest import create_party
 
     party = create_party(host, overall_tiebreak=tiebreak)

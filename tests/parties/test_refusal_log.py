@@ -20,8 +20,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
+from bench.servers import ROOT, Daphne, prepare, production_env
 from tests.parties.conftest import Browser
-from tests.servers import ROOT, Daphne, prepare, production_env
 
 TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1vZi00My1jaGFyYWN0ZXJz"  # shaped like a link's token
 

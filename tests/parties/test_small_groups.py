@@ -74,7 +74,7 @@ def test_comings_and_goings_are_refused_on_the_boxed_plans(host, seven):
 
 
 def test_a_mixed_round_closes_with_the_seeds_moves_and_survives_export_and_import(seven):
-    from parties import exports
+    from parties.exchange import exports
     from parties.services.round import round_start
     from tests.parties.test_import import imported, standings
     from tests.parties.test_play import tap

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bunco_site.asgi import application
-from parties import consumers
-from parties.announce import party_group, table_group
+from parties.live import consumers
+from parties.live.announce import party_group, table_group
 from tests.parties.conftest import Browser, create_party
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -1,4 +1,4 @@
-"""Admission control for the tap (parties.admission): a tap that has not had its party's turn and
+"""Admission control for the tap (bunco_site.fast.admission): a tap that has not had its party's turn and
 a worker thread within TAP_WAIT of its arrival is answered busy (503, Retry-After), unstarted,
 through either way in, and the same tap sent again later is stored once.
 
@@ -17,7 +17,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator
 
 from bunco_site.asgi import application, django_asgi_app
-from parties import admission, loop_lag, tap_line, tap_path, taps
+from bunco_site.fast import admission, loop_lag, tap_line, tap_path
+from parties import taps
 from tests.loops import on_a_loop_of_its_own
 from tests.parties.test_settings import setting_in_a_new_process
 from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap

@@ -1,9 +1,9 @@
-"""The taps a process works on at once (parties.tap_limit): a tap that finds every slot taken
+"""The taps a process works on at once (bunco_site.fast.tap_limit): a tap that finds every slot taken
 is answered busy at once, unstarted; the limit falls by a quarter when the typical time in a
 slot (smoothed over the last taps) passes `slow` with at least half the slots in use (once for
 the taps started before the cut), and grows back to its ceiling, where it starts, while the
 typical time is under; slow taps with few slots in use (a short pause) do not cut it; a
-table that has not waited its turn in line (parties.tap_line) may not take the last quarter
+table that has not waited its turn in line (bunco_site.fast.tap_line) may not take the last quarter
 of the slots.
 
 Time is the test's own clock, so each decision is made on a known duration."""
@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parties import admission, tap_limit, tap_line, tap_path
+from bunco_site.fast import admission, tap_limit, tap_line, tap_path
 from tests.loops import on_a_loop_of_its_own
 from tests.parties.test_settings import setting_in_a_new_process
 from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap

@@ -1,4 +1,4 @@
-"""The line of tables a busy process turned away (parties.tap_line): each is given a turn, one
+"""The line of tables a busy process turned away (bunco_site.fast.tap_line): each is given a turn, one
 typical gap between served requests after the table before it and at least MIN_WAIT away;
 back at its turn it may take every slot; back early it keeps its turn; its turn come and no
 slot free, it goes to the end of the line again. Time is the test's own: each call is given `now`."""
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parties import tap_line
-from parties.tap_line import MAX_WAIT, MIN_WAIT
+from bunco_site.fast import tap_line
+from bunco_site.fast.tap_line import MAX_WAIT, MIN_WAIT
 
 
 def line_serving_every(gap, requests=200, start=0.0):

@@ -1,4 +1,4 @@
-"""The lean tap entry (parties.tap_path) in front of Django, through the real ASGI app: for a
+"""The lean tap entry (bunco_site.fast.tap_path) in front of Django, through the real ASGI app: for a
 phone's ordinary request it calls the same tap as Django's view (parties.taps ->
 roll_record) and answers as the view does, and it hands every request it cannot vouch
 for (headers, charset, session, a right it lacks) to Django, which answers and changes
@@ -16,8 +16,10 @@ from django.conf import settings
 from django.urls import reverse
 
 from bunco_site.asgi import application, django_asgi_app
-from bunco_site.request_threads import ReusedThreadsASGIHandler
-from parties import announce, state, tap_path
+from bunco_site.fast import tap_path
+from bunco_site.fast.request_threads import ReusedThreadsASGIHandler
+from parties import state
+from parties.live import announce
 from parties.models import AccessLink, Party, Roll, Round
 from parties.services.link import link_reissue
 from parties.services.party import party_pause

@@ -6,11 +6,12 @@ import re
 import pytest
 from django.urls import reverse
 
-from parties import selectors, tv_views
+from parties import selectors
 from parties.models import Party
 from parties.party_codes import party_code_shown
 from parties.services.party import party_create, party_end
 from parties.services.round import round_start
+from parties.views import tv as tv_views
 from scoring import PRESETS
 from tests.parties.conftest import TWELVE, Browser
 from tests.parties.test_play import finish_round, tap

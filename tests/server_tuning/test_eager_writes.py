@@ -1,4 +1,4 @@
-"""Eager writes on daphne's reactor (bunco_site.server_tuning.eager_writes), in a process of
+"""Eager writes on daphne's reactor (bunco_site.fast.server_tuning.eager_writes), in a process of
 their own: a Twisted reactor is installed once per process."""
 
 import subprocess
@@ -11,7 +11,7 @@ CHILD = textwrap.dedent(
     from twisted.internet import asyncioreactor
     asyncioreactor.install(asyncio.new_event_loop())
     from twisted.internet import protocol, reactor
-    from bunco_site.server_tuning import eager_writes
+    from bunco_site.fast.server_tuning import eager_writes
 
     polled = []
     real_add_writer = reactor.addWriter

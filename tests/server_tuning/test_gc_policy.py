@@ -1,4 +1,4 @@
-"""The server's garbage-collection policy (bunco_site.server_tuning.gc_policy), in a process of
+"""The server's garbage-collection policy (bunco_site.fast.server_tuning.gc_policy), in a process of
 its own: it changes the interpreter's collector for good."""
 
 import subprocess
@@ -8,7 +8,7 @@ import textwrap
 CHILD = textwrap.dedent(
     """
     import gc, time, weakref
-    from bunco_site.server_tuning import gc_policy
+    from bunco_site.fast.server_tuning import gc_policy
 
     import threading
     gc_policy.check()  # raises Skip if this interpreter's collector is not the measured kind

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bunco_site import server_tuning
-from tests.servers import free_port, stop_process
+from bench.servers import free_port, stop_process
+from bunco_site.fast import server_tuning
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ DAPHNE = textwrap.dedent(
         # ...a collector with two thresholds...
         gc.get_threshold = lambda: (700, 10)
         # ...and a patch that fails while installing.
-        from bunco_site.server_tuning import request_bodies
+        from bunco_site.fast.server_tuning import request_bodies
         def broken(http_protocol):
             raise RuntimeError("boom")
         request_bodies.install = broken
@@ -200,7 +200,7 @@ def tuning_log(caplog):
 def stub_patches(monkeypatch):
     applied = []
     for name in PATCHES:
-        module = __import__(f"bunco_site.server_tuning.{name}", fromlist=["apply"])
+        module = __import__(f"bunco_site.fast.server_tuning.{name}", fromlist=["apply"])
 
         def apply(name=name, module=module):
             applied.append(name)
@@ -240,7 +240,7 @@ def test_a_name_that_is_no_patch_is_said_and_the_others_still_install(stub_patch
 
 
 def test_an_unmeasured_version_that_fits_is_installed_with_a_warning(monkeypatch, tuning_log):
-    from bunco_site.server_tuning import gc_policy
+    from bunco_site.fast.server_tuning import gc_policy
 
     monkeypatch.setattr(gc_policy, "MEASURED_WITH", {"CPython": "3.10"})
     monkeypatch.setattr(gc_policy, "install", lambda: None)

@@ -1,4 +1,4 @@
-"""Daphne without Twisted's form parsing (bunco_site.server_tuning.request_bodies), in a daphne
+"""Daphne without Twisted's form parsing (bunco_site.fast.server_tuning.request_bodies), in a daphne
 server of its own process: a Twisted reactor is installed once per process."""
 
 import json
@@ -14,7 +14,7 @@ CHILD = textwrap.dedent(
     from twisted.internet import reactor
     from twisted.web import http
     from daphne.server import Server
-    from bunco_site.server_tuning import request_bodies
+    from bunco_site.fast.server_tuning import request_bodies
 
     parsed = []
     real_parse = http._parseContentType

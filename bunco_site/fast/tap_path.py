@@ -1,0 +1,215 @@
+"""The scorekeeper's tap without Django's request stack: an ASGI app in front of Django.
+
+A tap is the party's hot path (docs/performance.md). Through Django's handler and middleware chain
+it cost several times its own work in server CPU. This adapter takes the one request that
+matters, `POST /parties/<id>/table/<n>/rolls/` from a phone's outbox, when the request itself
+is ordinary (a same-origin fetch wanting JSON, a UTF-8 form body, one allowed host, a CSRF token
+that matches its cookie, a live session) and calls the same tap as Django's view,
+`taps.record` -> `roll_record`, which reads the session's links after locking the party
+and answers. What the adapter checks is only what Django's middleware would: anything it cannot
+vouch for (and a tap the links do not allow, or a party that does not exist) goes to Django
+unchanged with its body, and gets Django's own answer.
+
+The checks are Django's, called directly: `validate_host` with ALLOWED_HOSTS, the CSRF
+middleware's token comparison and its origin rule, and the session as the database backend
+stores and decodes it, read on every tap.
+"""
+
+import json
+import re
+from typing import NamedTuple
+from urllib.parse import parse_qsl
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.http.cookie import parse_cookie
+from django.http.request import split_domain_port, validate_host
+from django.middleware import csrf
+
+from bunco_site.fast import admission
+from parties import taps
+from parties.middleware import security_headers
+from parties.services.errors import PartyError
+
+TAP = re.compile(r"/parties/([1-9][0-9]{0,17})/table/([1-9][0-9]{0,3})/rolls/")
+MAX_BODY = 4096  # a tap is under 200 bytes, and the outbox sends at most 3,500 at once
+DB_SESSIONS = "django.contrib.sessions.backends.db"
+FORM = "application/x-www-form-urlencoded"
+# Headers the adapter reads: sent twice, Django joins them with commas (a Host it then refuses,
+# say); the adapter leaves every such request to Django.
+READ_HEADERS = {
+    "host", "origin", "cookie", "accept", "content-type", "x-csrftoken", "x-forwarded-proto"
+}
+
+
+class TapPath:
+    def __init__(self, app):
+        self.app = app
+        # Made once, as Django's middleware reads its settings once: over HTTP, and over HTTPS.
+        self.headers = {secure: _answer_headers(secure) for secure in (False, True)}
+
+    async def __call__(self, scope, receive, send):
+        match = (
+            scope["type"] == "http" and scope["method"] == "POST" and TAP.fullmatch(scope["path"])
+        )
+        if not match:
+            return await self.app(scope, receive, send)
+        read = await _read_body(receive)
+        if read is None:
+            return  # the phone went away before it finished sending
+        body, whole = read
+        party_id, number = int(match[1]), int(match[2])
+        tap = _ordinary_tap(scope, body) if whole and len(body) <= MAX_BODY else None
+        answer = None
+        if tap is not None:
+            try:
+                answer = await taps.record(
+                    party_id, number, tap.fields, session_key=tap.session_key
+                )
+            except (PermissionDenied, Http404):
+                answer = None  # Django answers these, with its own pages
+        if answer is None:
+            return await self.app(scope, _replay(body, whole, receive), send)
+        status, payload = answer
+        await _send_json(send, status, payload, self.headers[tap.secure])
+
+
+async def _read_body(receive):
+    """The body, read up to just past MAX_BODY: (bytes read, whether that was all of it), or
+    None if the client went away."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        more = message.get("more_body", False)
+        if not more or size > MAX_BODY:
+            return b"".join(chunks), not more
+
+
+def _replay(body, whole, receive):
+    """A `receive` that hands Django the body already read, then the rest of the stream."""
+    first = [{"type": "http.request", "body": body, "more_body": not whole}]
+
+    async def replayed():
+        if first:
+            return first.pop()
+        return await receive()
+
+    return replayed
+
+
+def _headers(scope):
+    """The request's headers, or None if one the adapter reads is sent twice."""
+    headers = {}
+    for name, value in scope["headers"]:
+        key = name.decode("latin-1").lower()
+        if key in headers and key in READ_HEADERS:
+            return None
+        headers[key] = value.decode("latin-1")
+    return headers
+
+
+def _utf8_form(content_type):
+    """A form body in UTF-8, as the phone's fetch sends it (Django decodes any other charset
+    its own way, and refuses some: it judges those)."""
+    kind, _, params = content_type.partition(";")
+    if kind.strip().lower() != FORM:
+        return False
+    params = params.strip().lower().replace(" ", "")
+    return params in ("", "charset=utf-8")
+
+
+def _scheme(headers, scope):
+    proxy = settings.SECURE_PROXY_SSL_HEADER
+    if proxy:
+        name, secure_value = proxy
+        header = name.removeprefix("HTTP_").replace("_", "-").lower()
+        if header in headers:
+            return "https" if headers[header].split(",")[0].strip() == secure_value else "http"
+    return scope.get("scheme", "http")
+
+
+def _host_allowed(host):
+    allowed = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]  # as HttpRequest.get_host does
+    domain, _port = split_domain_port(host)
+    return bool(domain) and validate_host(domain, allowed)
+
+
+def _csrf_ok(headers, cookies, scheme):
+    """The CSRF middleware's rules for a fetch: a same-origin Origin and a matching token."""
+    if settings.CSRF_USE_SESSIONS:
+        return False
+    origin = headers.get("origin")
+    if origin != f"{scheme}://{headers.get('host', '')}" and (
+        origin not in settings.CSRF_TRUSTED_ORIGINS
+    ):
+        return False
+    secret = cookies.get(settings.CSRF_COOKIE_NAME, "")
+    token = headers.get(settings.CSRF_HEADER_NAME.removeprefix("HTTP_").replace("_", "-").lower())
+    try:
+        csrf._check_token_format(secret)
+        csrf._check_token_format(token or "")
+    except csrf.InvalidTokenFormat:
+        return False
+    if len(secret) == csrf.CSRF_TOKEN_LENGTH:
+        secret = csrf._unmask_cipher_token(secret)
+    return csrf._does_token_match(token, secret)
+
+
+class Tap(NamedTuple):
+    session_key: str
+    fields: dict  # as taps.tap_fields gives them
+    secure: bool
+
+
+def _ordinary_tap(scope, body):
+    """The tap, when it is a phone's ordinary one; None sends it to Django."""
+    headers = _headers(scope)
+    if headers is None:
+        return None
+    scheme = _scheme(headers, scope)
+    if settings.SECURE_SSL_REDIRECT and scheme != "https":
+        return None
+    if "application/json" not in headers.get("accept", ""):
+        return None  # a plain form post: Django answers with a redirect and a message
+    if not _utf8_form(headers.get("content-type", "")):
+        return None
+    if not _host_allowed(headers.get("host", "")):
+        return None
+    cookies = parse_cookie(headers.get("cookie", ""))
+    if not _csrf_ok(headers, cookies, scheme):
+        return None
+    session_key = cookies.get(settings.SESSION_COOKIE_NAME)
+    if settings.SESSION_ENGINE != DB_SESSIONS or not session_key or len(session_key) > 64:
+        return None
+    try:
+        form = dict(parse_qsl(body.decode(), keep_blank_values=True, max_num_fields=20))
+        return Tap(session_key, taps.tap_fields(form), scheme == "https")
+    except (UnicodeDecodeError, ValueError, PartyError):
+        return None
+
+
+def _answer_headers(secure):
+    """The headers of every JSON answer of the lean door but its length (and a busy tap's
+    Retry-After), as bytes: as Django's view and middleware answer the same tap, the security
+    headers from the one function that Django's answers take them from."""
+    headers = [("Content-Type", "application/json"), ("Vary", "Cookie")]
+    headers += security_headers(secure=secure)
+    return [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
+
+
+async def _send_json(send, status, payload, headers):
+    body = json.dumps(payload).encode()
+    headers = [*headers, (b"content-length", str(len(body)).encode())]
+    # A tap turned away (bunco_site.fast.admission): when to send again.
+    if "retry_after" in payload:
+        wait = admission.retry_after_header(payload["retry_after"])
+        headers.append((b"retry-after", wait.encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

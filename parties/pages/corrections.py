@@ -1,0 +1,168 @@
+"""What the host's and scorekeepers' pages show of the corrections: the rolls of each round
+(to void or correct), the corrections log, the late rolls waiting, and a closed table's undo."""
+
+from dataclasses import dataclass
+
+from parties import state
+from parties.models import Correction, LateTap, Roll, Round
+from parties.selectors import undoable_closed_round
+from scoring.quick import entry_words
+
+
+@dataclass(frozen=True)
+class RollRow:
+    id: int
+    round_name: str
+    table_number: int
+    roller: str
+    entry: str  # as entered: "2 points", "a mini Bunco of 4s", or the dice
+    called: bool
+    phase: str
+    before_bell: bool
+    voided: bool
+    entered_by: str
+    created_at: object
+
+
+def roll_row(roll):
+    return RollRow(
+        roll.id,
+        f"Set {roll.round.bunco_set.number}, round {roll.round.number}",
+        roll.table.number,
+        roll.roller.name,
+        entry_words(roll.outcome, roll.face, roll.dice),
+        roll.called,
+        roll.phase,
+        roll.before_bell,
+        roll.voided_by_id is not None,
+        roll.entered_by,
+        roll.created_at,
+    )
+
+
+@dataclass(frozen=True)
+class RoundRolls:
+    round_id: int
+    title: str
+    status: str
+    tables: list  # (table number, [RollRow, ...] in the order rolled)
+
+
+@dataclass(frozen=True)
+class RoundLink:
+    round_id: int
+    title: str
+    status: str
+
+
+def played_rounds(party):
+    """The rounds with rolls to correct (in play or closed), newest first."""
+    return list(
+        Round.objects.filter(party=party, status__in=(Round.Status.PLAYING, Round.Status.CLOSED))
+        .select_related("bunco_set")
+        .order_by("-bunco_set__number", "-number")
+    )
+
+
+def party_rolls(rounds):
+    """The live rolls of `rounds`, newest round first, per table in the order rolled: what
+    the host can void or correct."""
+    rolls = (
+        Roll.objects.filter(round__in=rounds, voided_by__isnull=True)
+        .select_related("round__bunco_set", "table", "roller")
+        .order_by("id")
+    )
+    by_round = {}
+    for roll in rolls:
+        by_round.setdefault(roll.round_id, {}).setdefault(roll.table.number, []).append(
+            roll_row(roll)
+        )
+    return [
+        RoundRolls(
+            r.id,
+            f"Set {r.bunco_set.number}, round {r.number}",
+            r.get_status_display(),
+            sorted(by_round.get(r.id, {}).items()),
+        )
+        for r in rounds
+        if r.id in by_round
+    ]
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    made_at: object
+    made_by: str
+    what: str
+    round_name: str
+    effects: list
+
+
+def audit_lines(party):
+    """Every correction of the party, newest first: time, who, what, and what it changed."""
+    rows = (
+        Correction.objects.filter(party=party)
+        .select_related("round__bunco_set")
+        .prefetch_related("late_taps")
+        .order_by("-made_at", "-id")
+    )
+    lines = []
+    for c in rows:
+        what = c.get_kind_display()
+        if c.kind == Correction.Kind.LATE_TAP and any(
+            t.status == LateTap.Status.DISMISSED for t in c.late_taps.all()
+        ):
+            what = "Late roll dismissed"
+        lines.append(
+            AuditLine(
+                c.made_at,
+                c.made_by,
+                f"{what}: {c.note}" if c.note else what,
+                f"Set {c.round.bunco_set.number}, round {c.round.number}" if c.round else "",
+                [e for e in c.effects.splitlines() if e],
+            )
+        )
+    return lines
+
+
+def pending_late_taps(party):
+    return list(
+        LateTap.objects.filter(party=party, status=LateTap.Status.PENDING)
+        .select_related("table", "round__bunco_set")
+        .order_by("created_at", "id")
+    )
+
+
+def host_context(party):
+    """The host page's corrections: the rolls of the latest round played to void or correct
+    (earlier rounds a link each: the page is refetched as the tables roll, and a whole night's
+    rolls made it megabytes and a second to render), late taps, and the audit list."""
+    rounds = played_rounds(party)
+    return {
+        "party_rolls": party_rolls(rounds[:1]),
+        "earlier_rounds": [
+            RoundLink(r.id, f"Set {r.bunco_set.number}, round {r.number}", r.get_status_display())
+            for r in rounds[1:]
+        ],
+        "late_taps": pending_late_taps(party),
+        "corrections": audit_lines(party),
+    }
+
+
+@dataclass(frozen=True)
+class ClosedUndo:
+    round_id: int
+    round_number: int
+    seen: int  # the table's version in that round, as the undo's staleness check wants it
+
+
+def closed_undo(party, number):
+    """For a table's page while the next round waits: the just-closed round's undo, if that
+    table has a roll there to take back."""
+    round_ = undoable_closed_round(party)
+    if round_ is None:
+        return None
+    live = state.load(round_, party.rules)
+    if not 1 <= number <= len(live.seating) or not live.extras[number - 1].live_rolls:
+        return None
+    return ClosedUndo(round_.id, round_.number, live.extras[number - 1].version)

@@ -1,0 +1,100 @@
+"""The import rules of the layout (docs/design.md), read from the code's own import statements:
+the rules core imports no shell, the writes no screens, the reads no writes, the speed machinery
+lives apart from the game's pages, and the bench's tooling imports no tests."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def module_name(path, root=ROOT):
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path, root=ROOT):
+    """Every module `path` imports, as dotted names (`from a import b` gives a.b)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    name = module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # `from a.b import c` is a.b.c: under a rule on a.b, and on a.b.c where c is a module.
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def modules(*packages):
+    """Each module of `packages` (a package's every module, or a module alone) and its imports."""
+    for package in packages:
+        place = ROOT / package.replace(".", "/")
+        paths = [place.with_suffix(".py")] if place.with_suffix(".py").is_file() else sorted(
+            place.rglob("*.py"))
+        assert paths, f"{package} is neither a module nor a package"
+        for path in paths:
+            if "migrations" not in path.parts:
+                yield module_name(path), imports_of(path)
+
+
+def under(name, prefixes):
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def broken(packages, forbidden, allowed=()):
+    return sorted(
+        (module, name)
+        for module, names in modules(*packages)
+        for name in names
+        if under(name, forbidden) and not under(name, allowed)
+    )
+
+
+RULES = {
+    # The rules of Bunco are plain Python: no framework, no shell.
+    "scoring imports no Django, Channels or the shell": (
+        ["scoring"], ["django", "channels", "daphne", "parties", "bunco_site"], []),
+    # A write is called by views, consumers and the tap's door; it calls none of them.
+    "services import no views, forms, pages or consumers": (
+        ["parties.services"],
+        ["parties.views", "parties.forms", "parties.pages", "parties.live.consumers"], []),
+    # What a screen shows is read, never written on the way.
+    "reads import no writes": (
+        ["parties.selectors", "parties.pages", "parties.fuzzy_die"],
+        ["parties.services"], ["parties.services.errors"]),
+    # A page's context is built from reads; views call the pages, never the other way round.
+    "pages import no views": (["parties.pages"], ["parties.views"], []),
+    # One home for each screen's context (pages/): a view takes none from another view.
+    "views import no other views": (
+        ["parties.views"], ["parties.views"], ["parties.views.respond"]),
+    # The bench's tooling serves the tests, not the other way round.
+    "bench imports no tests": (["bench"], ["tests"], []),
+}
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_the_layout_keeps_its_import_rule(rule):
+    packages, forbidden, allowed = RULES[rule]
+    assert broken(packages, forbidden, allowed) == []
+
+
+def test_the_rules_see_every_spelling_of_an_import(tmp_path):
+    """A rule cannot pass by not seeing an import: plain, from, and relative ones all count."""
+    module = tmp_path / "parties" / "pages" / "reads.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(
+        "from parties.services import party\nimport parties.services.roll\n"
+        "from ..services import pot\n"
+    )
+    found = imports_of(module, tmp_path)
+    assert {"parties.services.party", "parties.services.roll", "parties.services.pot"} <= found
+    assert under("parties.services.pot", ["parties.services"])
