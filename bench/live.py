@@ -596,7 +596,7 @@ def main(argv=None):
         # table's later taps wait behind them in the phone's outbox: at 300 parties that took
         # ~5 s to drain at 80% CPU (2026-11-29), but at 250 parties near a slower machine's
         # capacity 10 s was not enough, and the backlog showed as 4-21 s "stalls" in the
-        # measured window's first seconds (docs/performance.md, 2026-12-04).
+        # measured window's first seconds (bench/results/2026-12-04.md).
         args.warmup = 30.0 if args.scenario == "S2" else 5.0
     os.sched_setaffinity(0, {int(GEN_CORE)})
     export = None

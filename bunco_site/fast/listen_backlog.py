@@ -7,7 +7,7 @@ then 2, 4, 8 more: a tap sent on a new connection then waits seconds before the 
 it, with the server not even busy. Phones open connections in bursts: every socket of a
 stopped process reconnects at once to the others (docs/deploy.md), a party's phones come back
 together after a Wi-Fi drop, and a loaded server's slow answers make browsers open more.
-Measured in bench/ S2 at 250 parties (docs/performance.md, 2026-12-04): 27 connections
+Measured in bench/ S2 at 250 parties (bench/results/2026-12-04.md): 27 connections
 dropped at the listen queue in one run (the kernel's ListenOverflows), and that run's worst
 deliveries were 12 to 19 s late, a table's taps queued behind one.
 

@@ -19,7 +19,7 @@ worth of taps, up to the ceiling it starts at (settings.TAP_SLOTS).
 A process that keeps up with its load stays far under its limit and turns almost nothing
 away. A short pause (of the loop, a worker thread, the database) holds every tap in hand a
 moment and brings a burst of them: at 450 taps a second a pause of 55 ms had 25 taps in hand
-where 2 is usual (bench/ S4, docs/performance.md, 2026-12-05). Slow taps with fewer than half
+where 2 is usual (bench/ S4, bench/results/2026-12-05.md). Slow taps with fewer than half
 the slots in use are such a pause, not too many taps in hand, and do not cut the limit; the
 ceiling leaves room for the burst. (A limit cut by any single slow tap, starting at 8 or 32,
 turned 4-11 taps away in those bursts in 5 of 7 runs, each back 1-2 s later; this one, 2 in

@@ -5,7 +5,7 @@ A tap turned away (bunco_site.fast.admission, bunco_site.fast.tap_limit) waits o
 sent again. When each phone chose its own wait (1 s, doubled per busy answer in a row up to 4 s, and
 stretched at random), whether a table got in was a draw at each sending: in bench/ S4 at about 1.5
 times the capacity roughly one sending in three got in, and while half the taps reached the room
-within 2-5 s, the slowest took 37-63 s (docs/performance.md, 2026-12-05). The process also read and
+within 2-5 s, the slowest took 37-63 s (bench/results/2026-12-05.md). The process also read and
 answered about two busy sendings for each request it took.
 
 So a table turned away is given a turn instead: the end of the line, one typical gap between

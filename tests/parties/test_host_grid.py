@@ -162,7 +162,7 @@ def test_at_a_hundred_tables_in_play_the_refetch_stays_small(hall):
         tap(party, number, (1, 2, 3))
     refetch = host_page(browser, party, HTTP_HX_REQUEST="true")
     whole = host_page(browser, party)
-    # 385 KB and 1.9 MB before the grid (docs/performance.md, 2026-12-01).
+    # 385 KB and 1.9 MB before the grid (bench/results/2026-12-01.md).
     assert len(refetch.encode()) < 60_000, len(refetch.encode())
     assert len(whole.encode()) < 400_000, len(whole.encode())  # 501 links, each a row
 
