@@ -1,6 +1,6 @@
-"""The import rules of the layout (docs/design.md), read from the code's own import statements:
-the rules core imports no shell, the writes no screens, the reads no writes, the speed machinery
-lives apart from the game's pages, and the bench's tooling imports no tests."""
+"""The house rules of the layout (docs/design.md), read from the code itself: the rules core
+imports no shell, the writes no screens, the reads no writes, a view no other view, the bench's
+tooling no tests; and no function of the app is longer than a reader takes in at once."""
 
 import ast
 from pathlib import Path
@@ -98,3 +98,19 @@ def test_the_rules_see_every_spelling_of_an_import(tmp_path):
     found = imports_of(module, tmp_path)
     assert {"parties.services.party", "parties.services.roll", "parties.services.pot"} <= found
     assert under("parties.services.pot", ["parties.services"])
+
+
+LONGEST_FUNCTION = 60  # lines, its docstring included
+
+
+def test_no_function_of_the_app_is_longer_than_60_lines():
+    long = [
+        (str(path.relative_to(ROOT)), node.name, node.end_lineno - node.lineno + 1)
+        for package in ("scoring", "parties", "bunco_site")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno - node.lineno + 1 > LONGEST_FUNCTION
+    ]
+    assert long == []

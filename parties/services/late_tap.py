@@ -175,6 +175,58 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
         raise PartyError(f"Table {number} did not play in that round.")
     doing = f"add that roll to table {number}"
     # Decided first, on the round's rolls as they would be.
+    placed = _placed(round_, rules, before, number, columns, called, before_bell, doing)
+    decide(party, round_, placed.rows, doing)
+
+    correction = new_correction(party, round_, Kind.LATE_TAP, by, f"table {number}: "
+                             + late.description)
+    played_on, kept, dropped = placed.played_on, placed.kept, placed.dropped
+    Roll.objects.filter(id__in=[r.id for r in played_on]).update(voided_by=correction)
+    Roll.objects.create(
+        round=round_,
+        table_id=late.table_id,
+        roller_id=placed.roller,
+        phase=placed.phase,
+        called=called,
+        before_bell=before_bell,
+        tap_id=late.tap_id,  # a resent late tap is then the roll already saved
+        entered_by=late.entered_by,
+        **columns,
+    )
+    for old in kept:
+        enter_again(old, old.entered_by, {})
+    settle(party, round_, before, correction, [number])
+    if dropped:
+        save_effects(correction, [
+            *correction.effects.splitlines(),
+            f"{len(dropped)} roll(s) entered at table {number} after the bell "
+            f"({', '.join(dropped)}) no longer count: with this roll the table was done "
+            "without them",
+        ])
+    LateTap.objects.filter(pk=late.pk).update(
+        status=LateTap.Status.APPLIED, resolved_by=correction
+    )
+    return correction
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """Where a late roll goes in its round: the round's rows with it in (and the rolls after the
+    bell that the rules still take, entered again behind it), who rolled it, in which phase,
+    and the table's rolls after the bell: taken back (`played_on`), entered again (`kept`) or
+    no longer counted (`dropped`, in words)."""
+
+    rows: list
+    roller: int
+    phase: str
+    played_on: list
+    kept: list
+    dropped: list
+
+
+def _placed(round_, rules, before, number, columns, called, before_bell, doing):
+    """The late roll placed in its round as its phone knew the table (`before`: the round now):
+    before the table's rolls after the bell if its phone had not heard the bell."""
     saved = state.roll_rows(round_)
     rows = saved
     table = before.table(number)
@@ -200,36 +252,7 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     kept, dropped = _still_played(round_, rules, rows, number, played_on, doing)
     by_id = {r.id: r for r in saved}
     rows += [by_id[old.id]._replace(id=next(new_ids)) for old in kept]
-    decide(party, round_, rows, doing)
-
-    correction = new_correction(party, round_, Kind.LATE_TAP, by, f"table {number}: "
-                             + late.description)
-    Roll.objects.filter(id__in=[r.id for r in played_on]).update(voided_by=correction)
-    Roll.objects.create(
-        round=round_,
-        table_id=late.table_id,
-        roller_id=roller,
-        phase=phase,
-        called=called,
-        before_bell=before_bell,
-        tap_id=late.tap_id,  # a resent late tap is then the roll already saved
-        entered_by=late.entered_by,
-        **columns,
-    )
-    for old in kept:
-        enter_again(old, old.entered_by, {})
-    settle(party, round_, before, correction, [number])
-    if dropped:
-        save_effects(correction, [
-            *correction.effects.splitlines(),
-            f"{len(dropped)} roll(s) entered at table {number} after the bell "
-            f"({', '.join(dropped)}) no longer count: with this roll the table was done "
-            "without them",
-        ])
-    LateTap.objects.filter(pk=late.pk).update(
-        status=LateTap.Status.APPLIED, resolved_by=correction
-    )
-    return correction
+    return _Placed(rows, roller, phase, played_on, kept, dropped)
 
 
 def _still_played(round_, rules, rows, number, played_on, doing):

@@ -104,12 +104,9 @@ def roll_record(
     (refused): nothing changes then.
 
     `more`: the taps the phone's outbox held behind this one at the same table (each a dict
-    of this tap's fields, from `tap_id` to `bell_seen`), at most MAX_MORE. Each is taken in
-    turn, exactly as if it had come alone next, in this transaction, while the one before it
-    was saved (or was a retry) and rang no bell and closed no round; the table's phones get one
-    update, of the last. A phone that could not send for a while (a busy server, a dead
-    connection) catches up in one request: one lock, one commit, one push (bench/ S4). What is
-    not taken is not answered, and the phone sends it again."""
+    of this tap's fields), at most MAX_MORE, taken by _more_taps. A phone that could not send
+    for a while (a busy server, a dead connection) catches up in one request: one lock, one
+    commit, one push (bench/ S4). What is not taken is not answered; the phone sends it again."""
     tap = {"tap_id": tap_id, "dice": dice, "outcome": outcome, "face": face, "called": called,
            "seen": seen, "round_id": round_id, "bell_seen": bell_seen}
     if len(more) > MAX_MORE:
@@ -126,8 +123,18 @@ def roll_record(
     if not grant.can_score(table_number):
         raise PermissionDenied("This link does not give you that at this party.")
     party = _PartyNow(party_id, party_row.status, party_row.paused_at, party_row.seq)
-    first = step = _one_tap(party, grant, table_number, reads.round, reads.earlier, None, tap)
-    unpushed = step.live if step.push_due else None
+    first = _one_tap(party, grant, table_number, reads.round, reads.earlier, None, tap)
+    taken, unpushed = _more_taps(party, grant, table_number, first, more)
+    if unpushed is not None:
+        announce.on_commit_tables(party, unpushed, [table_number])
+    return replace(first.result, more=tuple(taken))
+
+
+def _more_taps(party, grant, table_number, step, more):
+    """The taps a request carried behind its first (`step`), each taken as if it came alone
+    next while the one before it goes on: (what each answered, a refusal ending the list; the
+    round's state whose table update is still to be announced, or None)."""
+    unpushed = step.round_state if step.push_due else None
     taken = []
     for fields in more:
         if not step.goes_on:
@@ -136,19 +143,17 @@ def roll_record(
             with transaction.atomic():  # a refused tap leaves nothing of itself behind
                 earlier = tap_sql.earlier_tap(fields["tap_id"])
                 step = _one_tap(
-                    party, grant, table_number, step.playing, earlier, step.live, fields
+                    party, grant, table_number, step.playing, earlier, step.round_state, fields
                 )
         except (PartyError, InvalidRoll) as refusal:
             taken.append(refusal)
             break
         taken.append(step.result)
         if step.push_due:
-            unpushed = step.live
+            unpushed = step.round_state
         elif step.announced:
             unpushed = None
-    if unpushed is not None:
-        announce.on_commit_tables(party, unpushed, [table_number])
-    return replace(first.result, more=tuple(taken))
+    return taken, unpushed
 
 
 @dataclass(frozen=True)
@@ -157,74 +162,97 @@ class _Step:
 
     result: TapResult
     playing: tap_sql.RoundRow | None  # the round in play after it
-    live: object  # the round's state after it (state.LiveRound), None if not known here
+    round_state: object  # the round's state after it (state.LiveRound), None if not known here
     push_due: bool  # its table's update is still to be announced (by roll_record)
     goes_on: bool  # the next tap of the request may be taken after it
     announced: bool = False  # it announced its table's update itself (a bell, a close...)
 
 
-def _one_tap(party, grant, table_number, playing, earlier, live, tap):
+def _one_tap(party, grant, table_number, playing, earlier, round_state, tap):
     """Take one tap, the party locked and the grant checked: `playing` is the round in play,
-    `earlier` the roll already saved under its tap id, `live` the round's state when a tap of
-    the same request has just changed it (else it is remembered or replayed)."""
-    tap_id, round_id, called = tap["tap_id"], tap.get("round_id"), tap["called"]
-    dice, outcome, face = tap.get("dice"), tap.get("outcome", ""), tap.get("face")
+    `earlier` the roll already saved under its tap id, `round_state` the round's state when a
+    tap of the same request has just changed it (else it is remembered or replayed)."""
     if earlier is not None:
-        result = _retried(party, playing, earlier, table_number, live)
-        return _Step(result, playing, live, False, True)
-    if round_id is not None and (playing is None or round_id != playing.id):
-        late = late_tap_hold(
-            party_id=party.id,
-            round_id=round_id,
-            table_number=table_number,
-            tap_id=tap_id,
-            roll={"dice": list(dice or ()), "outcome": outcome, "face": face, "called": called},
-            seen=tap["seen"],
-            bell_seen=tap.get("bell_seen"),
-            entered_by=grant.role_label,
-        )
-        if late is not None:
-            if late.new:  # the host's page shows it at once; a resend changes nothing
-                party_changed(party, "late_tap")
-            return _Step(TapResult("held", 0, party.seq, message=late.message), playing, None,
-                         False, False)
+        result = _retried(party, playing, earlier, table_number, round_state)
+        return _Step(result, playing, round_state, push_due=False, goes_on=True)
+    held = _held_if_late(party, grant, table_number, playing, tap)
+    if held is not None:
+        return held
     check_playing(party, playing)
-    if round_id is not None and round_id != playing.id:
+    if tap.get("round_id") is not None and tap["round_id"] != playing.id:
         raise PartyError("That roll was entered for a round that has ended; it was not counted.")
     round_ = _RoundNow(
         playing.id, playing.version, playing.started_at, playing.target, playing.ends_at
     )
-    if live is None:
-        live = _live_state(party.id, round_)
+    if round_state is None:
+        round_state = _live_state(party.id, round_)
     now = timezone.now()
     # A clock that has run out rings the bell before anything else: the roll is judged on the
     # round with the bell in it, and the bell is saved once the roll is taken or asked about.
-    rung_by = "clock" if clock_ran_out(live, round_.ends_at, now) else None
-    judged_on = live.apply_bell(round_.version + 1) if rung_by else live
-    judged = judge_roll(
-        judged_on,
-        round_.target,
-        table_number,
-        seen=tap["seen"],
-        dice=dice,
-        outcome=outcome,
-        face=face,
-        called=called,
-        before_bell=tap.get("bell_seen") is False and judged_on.state.bell,
-    )
+    rung_by = "clock" if clock_ran_out(round_state, round_.ends_at, now) else None
+    judged_on = round_state.apply_bell(round_.version + 1) if rung_by else round_state
+    judged = _judged(judged_on, round_.target, table_number, tap)
     if rung_by:
-        live = ring(party, round_, live, rung_by, now)
+        round_state = ring(party, round_, round_state, rung_by, now)
     if judged.ask:
         if rung_by:
-            remember_on_commit(live)
-            announce.on_commit_bell(party, round_, rung_by, live)
-        return _Step(TapResult("ask_call", judged.version, party.seq, ask=judged.ask),
-                     playing, None, False, False, announced=bool(rung_by))
+            remember_on_commit(round_state)
+            announce.on_commit_bell(party, round_, rung_by, round_state)
+        result = TapResult("ask_call", judged.version, party.seq, ask=judged.ask)
+        return _Step(result, playing, None, push_due=False, goes_on=False,
+                     announced=bool(rung_by))
+    after = _saved(grant, round_, round_state, table_number, tap, judged, now)
+    return _announced(party, round_, playing, round_state, after, table_number, rung_by, now)
+
+
+def _held_if_late(party, grant, table_number, playing, tap):
+    """The step of a tap made for a round that has closed since: held for the host as a late
+    tap (late_tap_hold). None if the tap is for the round in play (or no round of the party)."""
+    round_id = tap.get("round_id")
+    if round_id is None or (playing is not None and round_id == playing.id):
+        return None
+    late = late_tap_hold(
+        party_id=party.id,
+        round_id=round_id,
+        table_number=table_number,
+        tap_id=tap["tap_id"],
+        roll={"dice": list(tap.get("dice") or ()), "outcome": tap.get("outcome", ""),
+              "face": tap.get("face"), "called": tap["called"]},
+        seen=tap["seen"],
+        bell_seen=tap.get("bell_seen"),
+        entered_by=grant.role_label,
+    )
+    if late is None:
+        return None
+    if late.new:  # the host's page shows it at once; a resend changes nothing
+        party_changed(party, "late_tap")
+    result = TapResult("held", 0, party.seq, message=late.message)
+    return _Step(result, playing, None, push_due=False, goes_on=False)
+
+
+def _judged(round_state, target, table_number, tap):
+    """The tap's roll judged on the round as it stands (scoring decides, through judge_roll)."""
+    return judge_roll(
+        round_state,
+        target,
+        table_number,
+        seen=tap["seen"],
+        dice=tap.get("dice"),
+        outcome=tap.get("outcome", ""),
+        face=tap.get("face"),
+        called=tap["called"],
+        before_bell=tap.get("bell_seen") is False and round_state.state.bell,
+    )
+
+
+def _saved(grant, round_, round_state, table_number, tap, judged, now):
+    """Insert the judged roll (the round's version moves on with it) and return the round's
+    state after it."""
     roll_id = tap_sql.insert_roll(
         {
             "round_id": round_.id,
-            "table_id": live.table_ids[table_number - 1],
-            "tap_id": tap_id,
+            "table_id": round_state.table_ids[table_number - 1],
+            "tap_id": tap["tap_id"],
             "entered_by": grant.role_label,
             "created_at": now,
             **judged.columns(),
@@ -233,7 +261,7 @@ def _one_tap(party, grant, table_number, playing, earlier, live, tap):
     if roll_id is None:
         raise PartyError("That tap id belongs to another table.")
     round_.version += 1  # insert_roll bumped it
-    after = live.apply_roll(
+    return round_state.apply_roll(
         table_number,
         roll_id,
         judged.fact,
@@ -241,15 +269,19 @@ def _one_tap(party, grant, table_number, playing, earlier, live, tap):
         before_bell=judged.before_bell,
         entry=judged.entry,
     )
+
+
+def _announced(party, round_, playing, before, after, table_number, rung_by, now):
+    """What a saved roll set off, saved and announced: the bell it rang, the fuzzy die it
+    moved, the round it closed. A plain roll changed its table alone: roll_record announces the
+    table once, after the last tap of the request. Anything more is announced here, in order."""
     if not after.state.over:
         remember_on_commit(after)
-    if after.state.bell and not live.state.bell:  # this roll rang it
+    if after.state.bell and not before.state.bell:  # this roll rang it
         Round.objects.filter(pk=round_.id).update(bell_at=now)
         seq_bump(party)
         rung_by = f"table {after.state.bell_table}"
-    fuzzy_moved = after.state.fuzzy_die != live.state.fuzzy_die
-    # A plain roll changed its table alone: roll_record announces the table once, after the
-    # last tap of the request. Anything more is announced here, in its order.
+    fuzzy_moved = after.state.fuzzy_die != before.state.fuzzy_die
     plain = not (rung_by or after.state.over or fuzzy_moved)
     if rung_by:  # rung during this tap: every phone hears it, then tables finish
         announce.on_commit_bell(party, round_, rung_by, after)
@@ -258,11 +290,12 @@ def _one_tap(party, grant, table_number, playing, earlier, live, tap):
         if fuzzy_moved:  # every page shows who holds it
             party_changed(party, "fuzzy_die")
     if after.state.over:
-        round_ = Round.objects.select_related("bunco_set").get(pk=round_.id)
-        close_round(party, round_, after, after.state.rules, now)
+        closing = Round.objects.select_related("bunco_set").get(pk=round_.id)
+        close_round(party, closing, after, after.state.rules, now)
     result = TapResult("saved", after.extras[table_number - 1].version, party.seq)
     playing_after = replace(playing, version=round_.version)
-    return _Step(result, playing_after, after, plain, plain, announced=not plain)
+    return _Step(result, playing_after, after, push_due=plain, goes_on=plain,
+                 announced=not plain)
 
 
 @dataclass(slots=True)
