@@ -10,22 +10,22 @@ and answers. What the adapter checks is only what Django's middleware would: any
 vouch for (and a tap the links do not allow, or a party that does not exist) goes to Django
 unchanged with its body, and gets Django's own answer.
 
-The checks are Django's, called directly: `validate_host` with ALLOWED_HOSTS, the CSRF
-middleware's token comparison and its origin rule, and the session as the database backend
-stores and decodes it, read on every tap.
+The checks are Django's own, on Django's own request (`ASGIRequest`) made from the scope:
+`get_host` with ALLOWED_HOSTS, `is_secure`, the CSRF middleware's origin rule and token check,
+and the session as the database backend stores and decodes it, read on every tap.
 """
 
+import io
 import json
 import re
 from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import DisallowedHost, PermissionDenied
+from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404
-from django.http.cookie import parse_cookie
-from django.http.request import split_domain_port, validate_host
-from django.middleware import csrf
+from django.middleware.csrf import CsrfViewMiddleware
 
 from bunco_site.fast import admission
 from parties import taps
@@ -36,11 +36,6 @@ TAP = re.compile(r"/parties/([1-9][0-9]{0,17})/table/([1-9][0-9]{0,3})/rolls/")
 MAX_BODY = 4096  # a tap is under 200 bytes, and the outbox sends at most 3,500 at once
 DB_SESSIONS = "django.contrib.sessions.backends.db"
 FORM = "application/x-www-form-urlencoded"
-# Headers the adapter reads: sent twice, Django joins them with commas (a Host it then refuses,
-# say); the adapter leaves every such request to Django.
-READ_HEADERS = {
-    "host", "origin", "cookie", "accept", "content-type", "x-csrftoken", "x-forwarded-proto"
-}
 
 
 class TapPath:
@@ -102,64 +97,20 @@ def _replay(body, whole, receive):
     return replayed
 
 
-def _headers(scope):
-    """The request's headers, or None if one the adapter reads is sent twice."""
-    headers = {}
-    for name, value in scope["headers"]:
-        key = name.decode("latin-1").lower()
-        if key in headers and key in READ_HEADERS:
-            return None
-        headers[key] = value.decode("latin-1")
-    return headers
-
-
-def _utf8_form(content_type):
+def _utf8_form(request):
     """A form body in UTF-8, as the phone's fetch sends it (Django decodes any other charset
     its own way, and refuses some: it judges those)."""
-    kind, _, params = content_type.partition(";")
-    if kind.strip().lower() != FORM:
-        return False
-    params = params.strip().lower().replace(" ", "")
-    return params in ("", "charset=utf-8")
+    params = request.content_params
+    return (
+        request.content_type == FORM
+        and set(params) <= {"charset"}
+        and params.get("charset", "utf-8").lower() == "utf-8"
+    )
 
 
-def _scheme(headers, scope):
-    proxy = settings.SECURE_PROXY_SSL_HEADER
-    if proxy:
-        name, secure_value = proxy
-        header = name.removeprefix("HTTP_").replace("_", "-").lower()
-        if header in headers:
-            return "https" if headers[header].split(",")[0].strip() == secure_value else "http"
-    return scope.get("scheme", "http")
-
-
-def _host_allowed(host):
-    allowed = settings.ALLOWED_HOSTS
-    if settings.DEBUG and not allowed:
-        allowed = [".localhost", "127.0.0.1", "[::1]"]  # as HttpRequest.get_host does
-    domain, _port = split_domain_port(host)
-    return bool(domain) and validate_host(domain, allowed)
-
-
-def _csrf_ok(headers, cookies, scheme):
-    """The CSRF middleware's rules for a fetch: a same-origin Origin and a matching token."""
-    if settings.CSRF_USE_SESSIONS:
-        return False
-    origin = headers.get("origin")
-    if origin != f"{scheme}://{headers.get('host', '')}" and (
-        origin not in settings.CSRF_TRUSTED_ORIGINS
-    ):
-        return False
-    secret = cookies.get(settings.CSRF_COOKIE_NAME, "")
-    token = headers.get(settings.CSRF_HEADER_NAME.removeprefix("HTTP_").replace("_", "-").lower())
-    try:
-        csrf._check_token_format(secret)
-        csrf._check_token_format(token or "")
-    except csrf.InvalidTokenFormat:
-        return False
-    if len(secret) == csrf.CSRF_TOKEN_LENGTH:
-        secret = csrf._unmask_cipher_token(secret)
-    return csrf._does_token_match(token, secret)
+# Django's CSRF middleware, asked whether it accepts a tap: its origin rule and its token check.
+# A refusal is logged here and the tap goes on to Django's door, which refuses it again.
+_CSRF = CsrfViewMiddleware(lambda request: None)
 
 
 class Tap(NamedTuple):
@@ -169,28 +120,32 @@ class Tap(NamedTuple):
 
 
 def _ordinary_tap(scope, body):
-    """The tap, when it is a phone's ordinary one; None sends it to Django."""
-    headers = _headers(scope)
-    if headers is None:
+    """The tap, when it is a phone's ordinary one; None sends it to Django. Every check is
+    Django's own, on Django's own request made from the scope: the host (`get_host`, with
+    ALLOWED_HOSTS), the scheme (`is_secure`), and the CSRF middleware's origin and token rules."""
+    if settings.CSRF_USE_SESSIONS or settings.SESSION_ENGINE != DB_SESSIONS:
         return None
-    scheme = _scheme(headers, scope)
-    if settings.SECURE_SSL_REDIRECT and scheme != "https":
+    request = ASGIRequest(scope, io.BytesIO(body))
+    try:
+        request.get_host()
+    except DisallowedHost:
         return None
-    if "application/json" not in headers.get("accept", ""):
+    secure = request.is_secure()
+    if settings.SECURE_SSL_REDIRECT and not secure:
+        return None
+    if "application/json" not in request.META.get("HTTP_ACCEPT", ""):
         return None  # a plain form post: Django answers with a redirect and a message
-    if not _utf8_form(headers.get("content-type", "")):
+    if not _utf8_form(request):
         return None
-    if not _host_allowed(headers.get("host", "")):
+    _CSRF.process_request(request)
+    if _CSRF.process_view(request, None, (), {}) is not None:
         return None
-    cookies = parse_cookie(headers.get("cookie", ""))
-    if not _csrf_ok(headers, cookies, scheme):
-        return None
-    session_key = cookies.get(settings.SESSION_COOKIE_NAME)
-    if settings.SESSION_ENGINE != DB_SESSIONS or not session_key or len(session_key) > 64:
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not session_key or len(session_key) > 64:
         return None
     try:
         form = dict(parse_qsl(body.decode(), keep_blank_values=True, max_num_fields=20))
-        return Tap(session_key, taps.tap_fields(form), scheme == "https")
+        return Tap(session_key, taps.tap_fields(form), secure)
     except (UnicodeDecodeError, ValueError, PartyError):
         return None
 
