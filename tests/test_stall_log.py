@@ -109,7 +109,7 @@ def test_a_paused_process_is_logged_as_paused(tmp_path):
     script = tmp_path / "watched.py"
     script.write_text(
         "import asyncio, logging, sys\n"
-        "from bunco_site import stall_log\n"
+        "from bunco_site.fast import stall_log\n"
         "logging.basicConfig(stream=sys.stderr, level=logging.WARNING)\n"
         "async def main():\n"
         "    stall_log.start(asyncio.get_running_loop(), 0.1)\n"
