@@ -1,6 +1,5 @@
 """The addresses pages show: the one phones use, and where players type the party code."""
 
-
 from django.conf import settings
 from django.urls import reverse
 

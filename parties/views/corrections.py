@@ -3,7 +3,6 @@ late tap) and what the host's and scorekeepers' pages show of them. Each view op
 access guard, calls one service (parties/services/roll.py, late_tap.py), and answers; all work
 without JavaScript (a void's confirmation is a page of its own, not a script's dialog)."""
 
-
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render

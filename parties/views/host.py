@@ -1,7 +1,6 @@
 """The host's page: the seating, the tables live, the links and QR codes, the table cards; and the
 seat changes the host makes before round 1."""
 
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -9,11 +8,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from parties import (
-    access,
-    party_codes,
-    selectors,
-)
+from parties import access, party_codes, selectors
 from parties.models import AccessLink
 from parties.pages import corrections as correction_context
 from parties.pages import facts as page_facts

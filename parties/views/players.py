@@ -1,14 +1,10 @@
 """The players' pages: the party's view, a player's own sheet, and the results."""
 
-
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from parties import (
-    access,
-    selectors,
-)
+from parties import access, selectors
 from parties.models import Player
 from parties.pages import corrections as correction_context
 from parties.pages import host_grid

@@ -1,13 +1,10 @@
 """What the screens' views answer with: a page, or its live region for htmx, and the live tables
 rendered once."""
 
-
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
-from parties import (
-    selectors,
-)
+from parties import selectors
 
 
 def page(request, template, context):

@@ -11,10 +11,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from parties import (
-    access,
-    party_codes,
-)
+from parties import access, party_codes
 from parties.exchange import player_csv
 from parties.forms import PartyCreateForm, parse_player_file, preset_initial
 from parties.models import AccessLink, Party

@@ -6,10 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from parties import (
-    access,
-    selectors,
-)
+from parties import access, selectors
 from parties.pages import corrections as correction_context
 from parties.pages import tap_hints
 from parties.views import respond
