@@ -81,7 +81,11 @@ class Phone:
             with self.opener.open(req, timeout=timeout) as response:
                 return Answer(response.status, response.read().decode(), response.headers)
         except urllib.error.HTTPError as error:
-            return Answer(error.code, error.read().decode(errors="replace"), error.headers)
+            try:
+                text = error.read().decode(errors="replace")
+            except http.client.HTTPException as cut:  # the server died mid-answer (below)
+                raise ConnectionError(f"{type(cut).__name__}: {cut}") from cut
+            return Answer(error.code, text, error.headers)
         except http.client.HTTPException as error:
             # The server died mid-answer (IncompleteRead, a bad status line): to the page's
             # fetch() that is a network error, as a reset connection is, and it sends again.
