@@ -49,6 +49,22 @@ def env_list(name):
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
 
 
+def env_pieces(name, pieces):
+    """A set of switches: all, none, or the names listed; a name that is none stops the start."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in {"", "1", "all", "on", "true", "yes"}:
+        return frozenset(pieces)
+    if value in {"0", "none", "off", "false", "no"}:
+        return frozenset()
+    names = {item.strip() for item in value.split(",") if item.strip()}
+    if not names <= set(pieces):
+        raise ImproperlyConfigured(
+            f"{name}={os.environ[name]!r} names no piece: {', '.join(sorted(names - set(pieces)))}"
+            f" (the pieces are {', '.join(pieces)}; or say all or none)."
+        )
+    return frozenset(names)
+
+
 # `manage.py party_server` (manage.py sets this for it): the host's laptop serving the phones on
 # its Wi-Fi, as production runs (DEBUG off) but with its data in one folder and no environment.
 PARTY_SERVER = env_flag("BUNCO_PARTY_SERVER", False)
@@ -334,23 +350,21 @@ PARTY_CREATE_WINDOW = 60 * 60
 # about three times the busiest real session (docs/security.md).
 PARTY_SOCKETS_PER_SESSION = 20
 
-# Requests in Django at once, in each server process (bunco_site/fast/request_threads.py); the
-# others wait their turn. Taps have their own bound (TAP_WAIT) and sockets their own threads.
-REQUESTS_AT_ONCE = env_number("BUNCO_REQUESTS_AT_ONCE", "4", int, 1, 256, "a whole number")
+# The speed machinery (bunco_site/fast/README.md): unset, "1" or "all" turns every piece on;
+# "0", "off" or "none" turns every one off (the game runs the same, slower under load); a
+# comma-separated list of names turns those on. The server patches have their own switch
+# (BUNCO_SERVER_TUNING, read by the launcher).
+FAST_PIECES = ("lean_door", "gate", "kept_threads", "layer_batch", "listen_backlog")
+FAST = env_pieces("BUNCO_FAST", FAST_PIECES)
 
-# Admission control for the scorekeeper's tap (bunco_site/fast/admission.py, docs/deploy.md): a tap
-# not started within BUNCO_TAP_WAIT seconds of its arrival (its party's turn and a worker thread
-# both had) is answered 503 with Retry-After, and the phone's outbox sends it again. Past the
-# server's capacity this bounds the wait, instead of every tap queueing behind the backlog.
+# The gate (bunco_site/fast/gate.py; docs/deploy.md says when to change these). A tap not started
+# within TAP_WAIT seconds of its arrival is answered busy (503, Retry-After) and its phone sends it
+# again; a started tap holds one of at most TAP_SLOTS slots until its pushes are sent, fewer while
+# the typical tap holds its slot longer than TAP_SLOW. Pages: REQUESTS_AT_ONCE in Django at once.
 TAP_WAIT = env_number("BUNCO_TAP_WAIT", "0.3", float, 0.01, 60, "a number of seconds")
-# A started tap also holds one of a limited number of slots until its table's phones are sent its
-# update (bunco_site/fast/tap_limit.py); with none free it is answered busy the same way. The limit
-# falls while the typical tap (the average of about the last ten) spends longer than BUNCO_TAP_SLOW
-# seconds in its slot and grows back while it is quicker, so the taps a full process does take are
-# answered fast.
 TAP_SLOW = env_number("BUNCO_TAP_SLOW", "0.035", float, 0.005, 60, "a number of seconds")
-# The most taps a process has in hand at once (the limit's ceiling, and where it starts).
 TAP_SLOTS = env_number("BUNCO_TAP_SLOTS", "64", int, 2, 4096, "a whole number")
+REQUESTS_AT_ONCE = env_number("BUNCO_REQUESTS_AT_ONCE", "4", int, 1, 256, "a whole number")
 
 # A diagnostic: log the event loop's hold-ups of BUNCO_STALL_LOG seconds and more, with what the
 # loop was running (bunco_site/fast/stall_log.py, docs/deploy.md). 0, the default: off.

@@ -3,29 +3,21 @@ lean ASGI entry (`tap_path`). Both parse the form with `tap_fields` and call `re
 runs `roll_record` (parties.services.roll) in a worker thread and gives the phone's answer, so
 a tap is judged and answered one way, whichever door it came through.
 
-`record` lets one tap of a party at a time into the worker threads of this process. The others
-wait in the event loop, where waiting costs nothing: waiting in a worker thread, on the party's
-row lock, they held the pool's few threads, and a busy party stalled every other party's taps.
-The turn is held until the state after the tap is remembered, so the next tap of the party finds
-it and does not replay the round.
-
-Before it starts, a tap is admitted (bunco_site.fast.admission): if it has not had its party's turn
-and a worker thread within a short wait, or finds every one of the process's slots for taps in hand
-taken (bunco_site.fast.tap_limit), it is answered busy (503, Retry-After) with nothing read or
-written, and the phone's outbox sends it again at its table's turn in the line
-(bunco_site.fast.tap_line).
+A tap passes the gate (bunco_site.fast.gate) before it runs: one tap of a party at a time, a
+slot, a worker thread, all within a short wait; a tap the gate turns away is answered busy (503,
+Retry-After) with nothing read or written, and the phone's outbox sends it again when the
+answer says.
 """
 
 import asyncio
-import contextlib
 import functools
 import json
-import time
+import math
 import uuid
 
 from django.db import connections
 
-from bunco_site.fast import admission, tap_limit, tap_line
+from bunco_site.fast import gate
 from parties.live import announce
 from parties.services.errors import PartyError, StaleTap
 from parties.services.roll import roll_record
@@ -128,69 +120,41 @@ def _taken(outcome):
     return 200, payload
 
 
-class PartyTurns:
-    """One tap of a party at a time in this process, waiting in the event loop."""
 
-    def __init__(self):
-        self._locks = {}  # (loop, party id) -> [lock, holders and waiters]
-
-    @contextlib.asynccontextmanager
-    async def of(self, party_id):
-        key = (asyncio.get_running_loop(), party_id)
-        entry = self._locks.setdefault(key, [asyncio.Lock(), 0])
-        entry[1] += 1
-        try:
-            async with entry[0]:
-                yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                del self._locks[key]
+def busy_answer(wait):
+    """The phone's answer to a tap turned away, to be sent again in `wait` seconds: (HTTP
+    status, JSON payload). `retry_after` is the wait to the hundredth; the Retry-After header
+    says it in whole seconds (retry_after_header)."""
+    return 503, {
+        "status": "busy",
+        "message": "The server is busy: this roll is not saved yet and is sent again shortly.",
+        "retry_after": round(wait, 2),
+    }
 
 
-_turns = PartyTurns()
+def retry_after_header(wait):
+    """The Retry-After header's value for a wait in seconds: whole seconds (RFC 9110), never
+    sooner than asked."""
+    return str(max(1, math.ceil(wait)))
 
 
 async def record(party_id, table_number, fields, *, links=None, session_key=None):
     """Record the tap (`fields` from tap_fields) for a session: the ids of its redeemed links
     as `links()` gives them (called in the worker thread: it may load the session), or the
     database session `session_key` (read with the tap's statements). The phone's answer as
-    `answer` gives it, or busy (admission.busy_answer: 503, nothing read or written) when the
-    tap could not start within the admission's wait or found no slot free; the table's phones
-    are sent its update before this returns."""
+    `answer` gives it, or busy (busy_answer: 503, nothing read or written) when the gate
+    turned it away; the table's phones are sent its update before this returns."""
     loop = asyncio.get_running_loop()
-    call = functools.partial(
-        _in_worker, loop, party_id, table_number, fields, links, session_key
-    )
-    ticket = admission.Ticket()
-    line, table = tap_line.of_loop(), (party_id, table_number)
-    waited = line.turn_has_come(table, time.monotonic())
+    call = functools.partial(_in_worker, loop, party_id, table_number, fields, links, session_key)
     try:
-        async with ticket.holding(_turns.of(party_id)):
-            async with _slot(waited, ticket):  # or busy
-                # The loop's worker threads directly, without sync_to_async's copy of the
-                # caller's context there and back (a share of the interpreter's time bench/ S2
-                # could see): the tap needs nothing from it.
-                result, outbox = await ticket.run(loop, call)
-                line.served(table, time.monotonic())
-                await announce.send_outbox(outbox)  # the table's phones first, then the answer
-                return result
-    except admission.Busy:
-        return admission.busy_answer(line.turned_away(table, time.monotonic()))
-
-
-@contextlib.asynccontextmanager
-async def _slot(waited, ticket):
-    """One of the process's slots for taps in hand (bunco_site.fast.tap_limit): a table back at its
-    turn in line may wait a moment for one (as long as its admission allows, at most
-    AT_TURN_PATIENCE); any other has one at once or is turned away."""
-    limit = tap_limit.of_loop()
-    if waited:
-        async with limit.slot_at_turn(min(ticket.left(), tap_limit.AT_TURN_PATIENCE)):
-            yield
-    else:
-        with limit.slot():
-            yield
+        async with gate.of_loop().tap(party_id, table_number) as run:
+            # The loop's worker threads directly, without sync_to_async's copy of the caller's
+            # context there and back: the tap needs nothing from it.
+            result, outbox = await run(call)
+            await announce.send_outbox(outbox)  # the table's phones first, then the answer
+            return result
+    except gate.Busy as busy:
+        return busy_answer(busy.retry_after)
 
 
 def _in_worker(loop, party_id, table_number, fields, links, session_key):

@@ -21,13 +21,15 @@ channels_redis's pub/sub layer has no call for this, so `send_many` uses its int
 for how a group's Redis channel is named, which host carries it, and that host's connection
 and lock, as channels_redis 4.3 (constraints.txt) defines them; `pipelined_layer` tells
 whether the installed layer still has them. Another layer (the in-memory one), or a
-channels_redis that changed them, gets one `group_send` per message, as before, and a warning
-in the log.
+channels_redis that changed them, gets one `group_send` per message, and a warning in the log;
+so does every layer with "layer_batch" left out of BUNCO_FAST.
 """
 
 import asyncio
 import logging
 import weakref
+
+from django.conf import settings
 
 from bunco_site.fast.layer_watch import is_watched_layer
 
@@ -60,9 +62,10 @@ def pipelined_layer(layer):
 async def send_many(layer, messages):
     """Publish `messages`, (group, message) pairs, in order: one pipeline per run of messages
     bound for the same Redis host. Raises what the layer raises (some may have been sent)."""
-    loop_layer = pipelined_layer(layer)
+    loop_layer = pipelined_layer(layer) if "layer_batch" in settings.FAST else None
     if loop_layer is None:
-        _warn_once(layer)
+        if "layer_batch" in settings.FAST:
+            _warn_once(layer)
         for group, message in messages:
             await layer.group_send(group, message)
         return

@@ -13,8 +13,11 @@ deliveries were 12 to 19 s late, a table's taps queued behind one.
 
 Here every TCP or Unix endpoint daphne is given listens with a queue of `BACKLOG`, unless it
 names its own (`backlog=`); the kernel caps it at `net.core.somaxconn` (4096 on current
-Linux). The queue costs nothing until connections wait in it.
+Linux). The queue costs nothing until connections wait in it. With "listen_backlog" left out of
+BUNCO_FAST, Twisted's default stays.
 """
+
+from django.conf import settings
 
 BACKLOG = 4096
 _LISTENING = ("tcp:", "tcp6:", "unix:")
@@ -23,6 +26,8 @@ _LISTENING = ("tcp:", "tcp6:", "unix:")
 def deeper(endpoints):
     """daphne's endpoint strings, each TCP or Unix one given `backlog=BACKLOG` unless it has
     a backlog already; others (a file descriptor handed over) are left as they are."""
+    if "listen_backlog" not in settings.FAST:
+        return list(map(str, endpoints))
     return [
         f"{endpoint}:backlog={BACKLOG}"
         if endpoint.startswith(_LISTENING) and "backlog=" not in endpoint

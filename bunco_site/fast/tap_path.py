@@ -11,13 +11,14 @@ vouch for (and a tap the links do not allow, or a party that does not exist) goe
 unchanged with its body, and gets Django's own answer.
 
 The checks are Django's own, on Django's own request (`ASGIRequest`) made from the scope:
-`get_host` with ALLOWED_HOSTS, `is_secure`, the CSRF middleware's origin rule and token check,
-and the session as the database backend stores and decodes it, read on every tap.
+the tap's address by Django's URL patterns (parties/urls.py's `roll`), `get_host` with
+ALLOWED_HOSTS, `is_secure`, the CSRF middleware's origin rule and token check, and the session
+as the database backend stores and decodes it, read on every tap. With "lean_door" left out of
+BUNCO_FAST (bunco_site/asgi.py), every tap goes through Django's view.
 """
 
 import io
 import json
-import re
 from typing import NamedTuple
 from urllib.parse import parse_qsl
 
@@ -26,13 +27,13 @@ from django.core.exceptions import DisallowedHost, PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404
 from django.middleware.csrf import CsrfViewMiddleware
+from django.urls import Resolver404, resolve
 
-from bunco_site.fast import admission
 from parties import taps
 from parties.middleware import security_headers
 from parties.services.errors import PartyError
 
-TAP = re.compile(r"/parties/([1-9][0-9]{0,17})/table/([1-9][0-9]{0,3})/rolls/")
+TAP_URL_NAME = "roll"  # parties/urls.py: the table's rolls, where a phone's tap is posted
 MAX_BODY = 4096  # a tap is under 200 bytes, and the outbox sends at most 3,500 at once
 DB_SESSIONS = "django.contrib.sessions.backends.db"
 FORM = "application/x-www-form-urlencoded"
@@ -45,16 +46,14 @@ class TapPath:
         self.headers = {secure: _answer_headers(secure) for secure in (False, True)}
 
     async def __call__(self, scope, receive, send):
-        match = (
-            scope["type"] == "http" and scope["method"] == "POST" and TAP.fullmatch(scope["path"])
-        )
-        if not match:
+        place = _tap_place(scope)
+        if place is None:
             return await self.app(scope, receive, send)
         read = await _read_body(receive)
         if read is None:
             return  # the phone went away before it finished sending
         body, whole = read
-        party_id, number = int(match[1]), int(match[2])
+        party_id, number = place
         tap = _ordinary_tap(scope, body) if whole and len(body) <= MAX_BODY else None
         answer = None
         if tap is not None:
@@ -68,6 +67,20 @@ class TapPath:
             return await self.app(scope, _replay(body, whole, receive), send)
         status, payload = answer
         await _send_json(send, status, payload, self.headers[tap.secure])
+
+
+def _tap_place(scope):
+    """(party id, table number) of a tap's POST, by Django's own URL patterns; else None."""
+    http_post = scope["type"] == "http" and scope["method"] == "POST"
+    if not http_post or not scope["path"].endswith("/rolls/"):
+        return None
+    try:
+        match = resolve(scope["path"])
+    except Resolver404:
+        return None
+    if match.url_name != TAP_URL_NAME:
+        return None
+    return match.kwargs["party_id"], match.kwargs["number"]
 
 
 async def _read_body(receive):
@@ -162,9 +175,9 @@ def _answer_headers(secure):
 async def _send_json(send, status, payload, headers):
     body = json.dumps(payload).encode()
     headers = [*headers, (b"content-length", str(len(body)).encode())]
-    # A tap turned away (bunco_site.fast.admission): when to send again.
+    # A tap turned away at the gate (bunco_site.fast.gate): when to send again.
     if "retry_after" in payload:
-        wait = admission.retry_after_header(payload["retry_after"])
+        wait = taps.retry_after_header(payload["retry_after"])
         headers.append((b"retry-after", wait.encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -11,7 +11,6 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from bunco_site.fast import admission
 from parties import access, taps
 from parties.services import party as party_service
 from parties.services import player as player_service
@@ -30,8 +29,8 @@ def _wants_json(request):
 def _answer(request, back, payload, status=200):
     if _wants_json(request):
         response = JsonResponse(payload, status=status)
-        if "retry_after" in payload:  # a tap turned away (bunco_site.fast.admission)
-            response["Retry-After"] = admission.retry_after_header(payload["retry_after"])
+        if "retry_after" in payload:  # a tap turned away at the gate (bunco_site.fast.gate)
+            response["Retry-After"] = taps.retry_after_header(payload["retry_after"])
             # The server shedding load as designed, not an error: django.request would log
             # every one (thousands a second in a surge); the lean entry logs none either.
             response._has_been_logged = True

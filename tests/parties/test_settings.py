@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -186,3 +187,27 @@ def test_a_stall_log_threshold_it_cannot_keep_stops_the_start_and_says_so(value,
 def test_the_stall_log_is_off_unless_asked_and_takes_seconds():
     assert setting_in_a_new_process("STALL_LOG").stdout.strip() == "0.0"
     assert setting_in_a_new_process("STALL_LOG", BUNCO_STALL_LOG="0.2").stdout.strip() == "0.2"
+
+
+@pytest.mark.parametrize(
+    "value, pieces",
+    [
+        (None, "gate kept_threads layer_batch lean_door listen_backlog"),
+        ("all", "gate kept_threads layer_batch lean_door listen_backlog"),
+        ("0", ""),
+        ("none", ""),
+        ("gate, lean_door", "gate lean_door"),
+    ],
+)
+def test_the_speed_machinery_is_all_on_unless_bunco_fast_says_which(value, pieces):
+    env = {} if value is None else {"BUNCO_FAST": value}
+    result = setting_in_a_new_process("FAST", **env)
+    assert result.returncode == 0, result.stderr
+    assert " ".join(sorted(re.findall(r"'(\w+)'", result.stdout))) == pieces  # frozenset({...})
+
+
+def test_a_speed_piece_that_does_not_exist_stops_the_start_and_names_them_all():
+    result = setting_in_a_new_process("FAST", BUNCO_FAST="gate,turbo")
+    assert result.returncode != 0
+    assert "BUNCO_FAST='gate,turbo' names no piece: turbo" in result.stderr
+    assert "lean_door, gate, kept_threads, layer_batch, listen_backlog" in result.stderr

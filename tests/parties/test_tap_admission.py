@@ -1,4 +1,4 @@
-"""Admission control for the tap (bunco_site.fast.admission): a tap that has not had its party's turn and
+"""Admission control for the tap (bunco_site.fast.gate): a tap that has not had its party's turn and
 a worker thread within TAP_WAIT of its arrival is answered busy (503, Retry-After), unstarted,
 through either way in, and the same tap sent again later is stored once.
 
@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator
 
 from bunco_site.asgi import application, django_asgi_app
-from bunco_site.fast import admission, loop_lag, tap_line, tap_path
+from bunco_site.fast import gate, tap_path
 from parties import taps
 from tests.loops import on_a_loop_of_its_own
 from tests.parties.test_settings import setting_in_a_new_process
@@ -56,11 +56,11 @@ def recorder():
 @on_a_loop_of_its_own
 async def test_a_tap_that_starts_within_its_wait_is_run(short_wait):
     calls, call = recorder()
-    ticket = admission.Ticket()
-    async with ticket.holding(taps._turns.of(7)):
-        assert await ticket.run(asyncio.get_running_loop(), call) == "answer"
+    ticket = gate.Ticket()
+    async with ticket.holding(gate.party_turns.of(7)):
+        assert await ticket.run(call) == "answer"
     assert calls == ["ran"]
-    assert taps._turns._locks == {}
+    assert gate.party_turns._locks == {}
 
 
 @on_a_loop_of_its_own
@@ -69,8 +69,8 @@ async def test_a_tap_no_worker_thread_starts_within_its_wait_is_turned_away_and_
 ):
     calls, call = recorder()
     with one_worker_thread():
-        with pytest.raises(admission.Busy):
-            await admission.Ticket().run(asyncio.get_running_loop(), call)
+        with pytest.raises(gate.Busy):
+            await gate.Ticket().run(call)
     assert calls == []  # the thread that reached it afterwards dropped it
 
 
@@ -83,7 +83,7 @@ async def test_a_tap_waiting_for_a_worker_thread_is_run_if_one_frees_in_time(sho
     loop.set_default_executor(executor)
     release = threading.Event()
     executor.submit(release.wait, 30)
-    waiting = asyncio.create_task(admission.Ticket().run(loop, call))
+    waiting = asyncio.create_task(gate.Ticket().run(call))
     await asyncio.sleep(0)
     assert not waiting.done()
     release.set()
@@ -94,16 +94,16 @@ async def test_a_tap_waiting_for_a_worker_thread_is_run_if_one_frees_in_time(sho
 def test_a_worker_thread_reaching_a_tap_after_its_deadline_drops_it(settings):
     settings.TAP_WAIT = 0.01
     calls, call = recorder()
-    ticket = admission.Ticket()
+    ticket = gate.Ticket()
     ticket.deadline -= 1  # as if the thread reached it a second late, the loop not yet awake
-    assert ticket._start_then(call) is admission.NOT_STARTED
+    assert ticket._start_then(call) is gate.NOT_STARTED
     assert calls == []
     assert ticket._give_up()  # and the loop, waking, answers busy
 
 
 def test_a_tap_started_before_the_loop_gives_up_is_not_turned_away(settings):
     settings.TAP_WAIT = 30
-    ticket = admission.Ticket()
+    ticket = gate.Ticket()
     assert ticket._start_then(lambda: "answer") == "answer"
     assert not ticket._give_up()  # started: the loop waits for its answer
 
@@ -113,14 +113,14 @@ async def test_a_tap_waiting_past_its_wait_for_its_partys_turn_is_turned_away(sh
     """The wait counts from the tap's arrival, its party's turn included; a tap of another
     party is not held up, and the refused tap leaves nothing behind."""
     calls, call = recorder()
-    async with taps._turns.of(7):
-        with pytest.raises(admission.Busy):
-            async with admission.Ticket().holding(taps._turns.of(7)):
+    async with gate.party_turns.of(7):
+        with pytest.raises(gate.Busy):
+            async with gate.Ticket().holding(gate.party_turns.of(7)):
                 calls.append("held the turn")
-        async with admission.Ticket().holding(taps._turns.of(8)):
+        async with gate.Ticket().holding(gate.party_turns.of(8)):
             calls.append("another party")
     assert calls == ["another party"]
-    assert taps._turns._locks == {}
+    assert gate.party_turns._locks == {}
 
 
 @pytest.mark.asyncio
@@ -134,7 +134,7 @@ async def test_a_busy_tap_is_answered_503_with_retry_after_and_stored_once_when_
     app = tap_path.TapPath(django) if door == "lean" else django_asgi_app
     first = tap(0)
 
-    async with taps._turns.of(party.id):  # the party's turn held past the tap's wait
+    async with gate.party_turns.of(party.id):  # the party's turn held past the tap's wait
         busy = await post(app, keeper, 2, first)
         health = await HttpCommunicator(
             application, "GET", "/healthz", headers=[(b"host", b"localhost")]
@@ -144,7 +144,7 @@ async def test_a_busy_tap_is_answered_503_with_retry_after_and_stored_once_when_
     assert headers[b"retry-after"] == b"1"  # whole seconds
     assert headers[b"content-type"] == b"application/json"
     # the first table in this process's line, asked back as soon as any is
-    assert busy["json"]["status"] == "busy" and busy["json"]["retry_after"] == tap_line.MIN_WAIT
+    assert busy["json"]["status"] == "busy" and busy["json"]["retry_after"] == gate.MIN_WAIT
     assert "sent again" in busy["json"]["message"]
     assert health["status"] == 200  # other requests are not affected
     assert await rolls_at(party, 2) == []  # nothing written for it
@@ -163,7 +163,7 @@ async def test_a_busy_form_post_without_javascript_goes_back_to_the_table_page_u
     short_wait
 ):
     party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
-    async with taps._turns.of(party.id):
+    async with gate.party_turns.of(party.id):
         answer = await post(django_asgi_app, keeper, 2, tap(0), accept="text/html")
     assert answer["status"] == 302  # back to the table page, with the message
     assert await rolls_at(party, 2) == []
@@ -184,12 +184,12 @@ def test_by_default_a_tap_waits_at_most_300_ms_to_start():
 async def until_the_loop_keeps_up(wait):
     """Waits until the watch sees a lag under `wait`: at least two of its wake-ups, more on a
     busy machine that wakes it late now and then (at most 2 s)."""
-    await asyncio.sleep(loop_lag.INTERVAL * 2)
+    await asyncio.sleep(gate.LAG_INTERVAL * 2)
     for _ in range(40):
-        if loop_lag.seconds() < wait:
+        if gate.loop_lag() < wait:
             return
-        await asyncio.sleep(loop_lag.INTERVAL)
-    assert loop_lag.seconds() < wait
+        await asyncio.sleep(gate.LAG_INTERVAL)
+    assert gate.loop_lag() < wait
 
 
 @on_a_loop_of_its_own
@@ -198,17 +198,17 @@ async def test_a_tap_read_by_a_loop_as_late_as_its_wait_is_turned_away_at_once(s
     its socket: busy at once, though its party's turn and a worker thread are free. Once the
     loop keeps up again, taps are taken."""
     calls, call = recorder()
-    assert loop_lag.seconds() == 0.0  # the watch starts
+    assert gate.loop_lag() == 0.0  # the watch starts
     await until_the_loop_keeps_up(short_wait.TAP_WAIT)
     # The loop held up: requests wait unread meanwhile. The hold starts somewhere in the watch's
     # interval, so the lag it sees is the hold less up to one interval.
-    time.sleep(short_wait.TAP_WAIT * 2 + loop_lag.INTERVAL)
-    assert loop_lag.seconds() >= short_wait.TAP_WAIT * 2
-    with pytest.raises(admission.Busy):
-        async with admission.Ticket().holding(taps._turns.of(9)):
+    time.sleep(short_wait.TAP_WAIT * 2 + gate.LAG_INTERVAL)
+    assert gate.loop_lag() >= short_wait.TAP_WAIT * 2
+    with pytest.raises(gate.Busy):
+        async with gate.Ticket().holding(gate.party_turns.of(9)):
             calls.append("held the turn")
     assert calls == []
     await until_the_loop_keeps_up(short_wait.TAP_WAIT)  # the watch wakes and sees a loop on time
-    async with admission.Ticket().holding(taps._turns.of(9)):
-        assert await admission.Ticket().run(asyncio.get_running_loop(), call) == "answer"
+    async with gate.Ticket().holding(gate.party_turns.of(9)):
+        assert await gate.Ticket().run(call) == "answer"
     assert calls == ["ran"]

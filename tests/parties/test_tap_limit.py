@@ -1,9 +1,9 @@
-"""The taps a process works on at once (bunco_site.fast.tap_limit): a tap that finds every slot taken
+"""The taps a process works on at once (bunco_site.fast.gate's slots): a tap that finds every slot taken
 is answered busy at once, unstarted; the limit falls by a quarter when the typical time in a
 slot (smoothed over the last taps) passes `slow` with at least half the slots in use (once for
 the taps started before the cut), and grows back to its ceiling, where it starts, while the
 typical time is under; slow taps with few slots in use (a short pause) do not cut it; a
-table that has not waited its turn in line (bunco_site.fast.tap_line) may not take the last quarter
+table that has not waited its turn in line (the gate's line) may not take the last quarter
 of the slots.
 
 Time is the test's own clock, so each decision is made on a known duration."""
@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bunco_site.fast import admission, tap_limit, tap_line, tap_path
+from bunco_site.fast import gate, tap_path
 from tests.loops import on_a_loop_of_its_own
 from tests.parties.test_settings import setting_in_a_new_process
 from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap
@@ -34,12 +34,12 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch):
     clock = Clock()
-    monkeypatch.setattr(tap_limit, "time", clock)
+    monkeypatch.setattr(gate, "time", clock)
     return clock
 
 
 def limit_of(ceiling, **kwargs):
-    return tap_limit.AdaptiveLimit(ceiling=ceiling, **{"slow": 0.1, "floor": 1, **kwargs})
+    return gate.Slots(ceiling=ceiling, **{"slow": 0.1, "floor": 1, **kwargs})
 
 
 def tap_taking(limit, clock, seconds):
@@ -58,7 +58,7 @@ def taps_taking(limit, clock, seconds, at_once):
 def test_a_tap_finding_every_slot_taken_is_turned_away_and_holds_none(clock):
     limit = limit_of(2)
     with limit.slot(), limit.slot():
-        with pytest.raises(admission.Busy):
+        with pytest.raises(gate.Busy):
             with limit.slot():
                 pytest.fail("a third tap ran in a limit of two")
         assert limit.in_flight == 2
@@ -73,11 +73,11 @@ async def test_the_last_quarter_of_the_slots_is_kept_for_tables_back_at_their_tu
 ):
     limit = limit_of(4)
     with limit.slot(), limit.slot(), limit.slot():
-        with pytest.raises(admission.Busy), limit.slot():
+        with pytest.raises(gate.Busy), limit.slot():
             pytest.fail("a table that has not waited took the last quarter")
         async with limit.slot_at_turn(patience=0):  # a table turned away before, back
             assert limit.in_flight == 4
-            with pytest.raises(admission.Busy):
+            with pytest.raises(gate.Busy):
                 async with limit.slot_at_turn(patience=0):
                     pytest.fail("a fifth tap ran in a limit of four")
 
@@ -102,7 +102,7 @@ async def test_a_table_at_its_turn_waits_for_the_next_slot_freed_before_any_that
     assert order == [] and limit.in_flight == 2  # both waiting, none let in
     one.close()  # a slot freed: handed to the first table back, not to the free ones
     assert limit.in_flight == 2
-    with pytest.raises(admission.Busy), limit.slot():  # so one that has not waited finds none
+    with pytest.raises(gate.Busy), limit.slot():  # so one that has not waited finds none
         pytest.fail("a slot freed went to a table that has not waited")
     other.close()
     await asyncio.gather(first, second)
@@ -114,7 +114,7 @@ async def test_a_table_at_its_turn_waits_for_the_next_slot_freed_before_any_that
 async def test_a_table_at_its_turn_with_no_slot_freed_within_its_patience_is_turned_away(clock):
     limit = limit_of(1)
     with limit.slot():
-        with pytest.raises(admission.Busy):
+        with pytest.raises(gate.Busy):
             async with limit.slot_at_turn(patience=0.05):
                 pytest.fail("ran with the only slot taken")
         assert limit.in_flight == 1 and not limit._at_turn  # nor is it still waiting
@@ -150,11 +150,11 @@ async def test_a_table_cancelled_while_waiting_at_its_turn_stops_waiting(clock):
 
 
 def test_by_default_a_process_turns_no_tap_away_until_48_single_taps_are_in_hand(clock):
-    limit = tap_limit.AdaptiveLimit(slow=0.035, ceiling=64)  # the settings' defaults
+    limit = gate.Slots(slow=0.035, ceiling=64)  # the settings' defaults
     with contextlib.ExitStack() as held:
         for _ in range(48):
             held.enter_context(limit.slot())
-        with pytest.raises(admission.Busy), limit.slot():
+        with pytest.raises(gate.Busy), limit.slot():
             pytest.fail("a single tap took the last quarter of 64 slots")
 
 
@@ -256,8 +256,8 @@ events = st.lists(
 @given(events)
 def test_slots_in_use_never_pass_the_limit_and_all_come_back(run):
     clock = Clock()
-    limit = tap_limit.AdaptiveLimit(slow=0.1, floor=2, ceiling=64)
-    limit_time, tap_limit.time = tap_limit.time, clock
+    limit = gate.Slots(slow=0.1, floor=2, ceiling=64)
+    limit_time, gate.time = gate.time, clock
     try:
         held, turned_away = [], 0
         for start, seconds in run:
@@ -266,9 +266,9 @@ def test_slots_in_use_never_pass_the_limit_and_all_come_back(run):
                 slot = limit.slot()
                 try:
                     slot.__enter__()
-                except admission.Busy:
+                except gate.Busy:
                     turned_away += 1
-                    assert limit.in_flight >= limit.limit * tap_limit.FRESH_SHARE
+                    assert limit.in_flight >= limit.limit * gate.FRESH_SHARE
                     continue
                 held.append(slot)
                 assert limit.in_flight <= -(-limit.limit // 1)  # within the limit it was let in
@@ -280,19 +280,19 @@ def test_slots_in_use_never_pass_the_limit_and_all_come_back(run):
             slot.__exit__(None, None, None)
         assert limit.in_flight == 0
     finally:
-        tap_limit.time = limit_time
+        gate.time = limit_time
 
 
 @on_a_loop_of_its_own
 async def test_each_event_loop_has_its_own_limit():
-    here = tap_limit.of_loop()
-    assert tap_limit.of_loop() is here
+    here = gate.of_loop().slots
+    assert gate.of_loop().slots is here
     elsewhere = await asyncio.to_thread(asyncio.run, _limit_of_a_new_loop())
     assert elsewhere is not here
 
 
 async def _limit_of_a_new_loop():
-    return tap_limit.of_loop()
+    return gate.of_loop().slots
 
 
 @pytest.mark.asyncio
@@ -300,7 +300,7 @@ async def _limit_of_a_new_loop():
 async def test_a_tap_finding_every_slot_taken_is_answered_busy_and_saved_when_sent_again():
     party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
     app = tap_path.TapPath(CountingDjango())
-    limit = tap_limit.of_loop()
+    limit = gate.of_loop().slots
     first = tap(0)
     saved_limit = limit.limit
     limit.limit = 1
@@ -311,7 +311,7 @@ async def test_a_tap_finding_every_slot_taken_is_answered_busy_and_saved_when_se
         limit.limit = saved_limit
     assert busy["status"] == 503 and busy["json"]["status"] == "busy"
     headers = {name.lower(): value for name, value in busy["headers"]}
-    assert busy["json"]["retry_after"] == tap_line.MIN_WAIT  # the only table in line
+    assert busy["json"]["retry_after"] == gate.MIN_WAIT  # the only table in line
     assert headers[b"retry-after"] == b"1"  # whole seconds
     assert await rolls_at(party, 2) == []  # nothing written for it
 

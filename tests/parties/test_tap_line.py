@@ -1,4 +1,4 @@
-"""The line of tables a busy process turned away (bunco_site.fast.tap_line): each is given a turn, one
+"""The line of tables a busy process turned away (bunco_site.fast.gate's line): each is given a turn, one
 typical gap between served requests after the table before it and at least MIN_WAIT away;
 back at its turn it may take every slot; back early it keeps its turn; its turn come and no
 slot free, it goes to the end of the line again. Time is the test's own: each call is given `now`."""
@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bunco_site.fast import tap_line
-from bunco_site.fast.tap_line import MAX_WAIT, MIN_WAIT
+from bunco_site.fast import gate
+from bunco_site.fast.gate import MAX_WAIT, MIN_WAIT
 
 
 def line_serving_every(gap, requests=200, start=0.0):
     """A line whose process has served `requests` requests `gap` seconds apart, the last at
     `start`; served tables leave it."""
-    line = tap_line.Line()
+    line = gate.Line()
     for i in range(requests):
         line.served(("served", i), start - (requests - 1 - i) * gap)
     return line
@@ -36,10 +36,10 @@ def test_a_pause_of_half_a_second_lengthens_the_gap_by_a_third_not_more():
 
 
 def test_a_process_that_has_served_little_lately_spaces_turns_by_most_gap_at_most():
-    line = tap_line.Line()
-    assert line.gap(0.0) == tap_line.MOST_GAP  # nothing served yet
+    line = gate.Line()
+    assert line.gap(0.0) == gate.MOST_GAP  # nothing served yet
     line.served("one", 3600.0)  # after an idle hour
-    assert line.gap(3600.0) == tap_line.MOST_GAP
+    assert line.gap(3600.0) == gate.MOST_GAP
 
 
 def test_tables_turned_away_are_given_turns_one_gap_apart_in_the_order_they_came():
@@ -101,7 +101,7 @@ def test_a_turn_not_taken_for_a_minute_is_forgotten():
     line = line_serving_every(0.02)
     for n in range(10):
         line.turned_away(n, 1.0)
-    line.turned_away("later", 1.0 + MIN_WAIT + tap_line.FORGET_AFTER + 1)
+    line.turned_away("later", 1.0 + MIN_WAIT + gate.FORGET_AFTER + 1)
     assert len(line) == 1
 
 
@@ -122,7 +122,7 @@ def test_a_line_emptied_by_serving_asks_the_next_table_back_in_min_wait():
     )
 )
 def test_every_wait_is_between_min_and_max_and_a_table_is_in_the_line_once(events):
-    line, now, waiting = tap_line.Line(), 0.0, set()
+    line, now, waiting = gate.Line(), 0.0, set()
     for what, table, later in events:
         now += later
         if what == "away":

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from bunco_site.asgi import application, django_asgi_app
 from bunco_site.fast import tap_path
-from bunco_site.fast.request_threads import ReusedThreadsASGIHandler
+from bunco_site.fast.kept_threads import GatedASGIHandler
 from parties import state
 from parties.live import announce
 from parties.models import AccessLink, Party, Roll, Round
@@ -327,7 +327,7 @@ async def test_both_doors_send_the_same_security_headers_over_https_and_other_se
     settings.SECURE_REFERRER_POLICY = ["same-origin", "strict-origin"]  # Django joins a list
     settings.X_FRAME_OPTIONS = "sameorigin"  # and sends it in capitals
     # Both doors made now: Django's middleware reads its settings once, as the lean door does.
-    django_door = ReusedThreadsASGIHandler()
+    django_door = GatedASGIHandler()
     party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
     django = CountingDjango()
     lean_door = tap_path.TapPath(django)

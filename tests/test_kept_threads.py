@@ -1,4 +1,4 @@
-"""The ASGI handler keeps the threads its requests' sync code runs in (bunco_site.fast.request_threads):
+"""The ASGI handler keeps the threads its requests' sync code runs in (bunco_site.fast.kept_threads):
 each request runs in one thread, requests at the same time in different threads, and a thread
 is used again by a later request instead of a new one started for each. At most
 REQUESTS_AT_ONCE requests are in Django at once; the others wait their turn."""
@@ -13,7 +13,7 @@ from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import path
 
-from bunco_site.fast.request_threads import ReusedThreadsASGIHandler
+from bunco_site.fast.kept_threads import GatedASGIHandler
 from tests.loops import run_alone
 from tests.parties.test_settings import setting_in_a_new_process
 
@@ -79,14 +79,14 @@ def handler(settings):
     held_in.clear()
     let_go.clear()
     with override_settings(ROOT_URLCONF=__name__):
-        yield ReusedThreadsASGIHandler()
+        yield GatedASGIHandler()
     let_go.set()  # a test that failed midway lets its held views end
 
 
 @pytest.fixture
 def two_at_once(settings, handler):
     settings.REQUESTS_AT_ONCE = 2
-    return ReusedThreadsASGIHandler()
+    return GatedASGIHandler()
 
 
 async def until(condition, seconds=5):
@@ -154,7 +154,7 @@ def test_requests_beyond_those_at_once_wait_their_turn_then_are_served(two_at_on
 
 def test_a_failing_view_gives_its_turn_back(settings, handler):
     settings.REQUESTS_AT_ONCE = 1
-    one_at_once = ReusedThreadsASGIHandler()
+    one_at_once = GatedASGIHandler()
 
     async def both():
         return [await _get(one_at_once, "/broken/"), await _get(one_at_once, "/where/")]
