@@ -1,11 +1,16 @@
-"""Setup outside the timed path: a fresh PostgreSQL database, migrations, parties made by the
-app's own services, round 1 started, and one session per phone and per scorekeeper (the same
-session a visit to the link's URL creates), so that thousands of phones cost seconds to set up."""
+"""Setup outside the timed path: a fresh PostgreSQL database (or, for the party server, a fresh
+data folder with its SQLite file), migrations, parties made by the app's own services, round 1
+started, and one session per phone and per scorekeeper (the same session a visit to the link's
+URL creates), so that thousands of phones cost seconds to set up."""
 
 import json
 import os
 import secrets
+import sqlite3
 import sys
+import tempfile
+import threading
+from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
 
@@ -14,23 +19,65 @@ from bench.servers import production_env
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT  # the app's source tree; bench.live --app-ref exports a commit elsewhere
+# The app's topology for the session (bench.live --topology): "production" or "party-server".
+# Here, not in bench.live, whose module run as __main__ is not the one bench.s6 imports.
+TOPOLOGY = "production"
 PG = "postgres://postgres@127.0.0.1:5432"
 
 
 CONNECTION_LIMIT = int(os.environ.get("BENCH_DB_CONNECTION_LIMIT", "40"))
 
 
-def create_database():
+def create_database(topology="production"):
     """A fresh database owned by a fresh role of the same name (bench/databases.py). The role
     is not a superuser, so its connection limit holds: a server that leaks connections fails
-    its own requests instead of exhausting the PostgreSQL server that others share."""
+    its own requests instead of exhausting the PostgreSQL server that others share. For the
+    party server, a fresh data folder instead (its SQLite file and secret key)."""
+    if topology == "party-server":
+        return DataFolder().create()
     database = Database(f"{PG}/postgres", "bunco_bench", owner_connection_limit=CONNECTION_LIMIT)
     return database.create()
 
 
+class DataFolder:
+    """The party server's data folder (BUNCO_DATA_DIR): its SQLite database, `db.sqlite3`, and
+    its secret key, as on a host's laptop; a temporary one, removed by drop()."""
+
+    def create(self):
+        self.folder = tempfile.TemporaryDirectory(prefix="bench-party-")
+        self.name = self.folder.name
+        return self
+
+    def drop(self):
+        self.folder.cleanup()
+
+
+# What points the app at a stack of its own, which a host's shell does not have.
+STACK_SETTINGS = ("DJANGO_", "DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "BUNCO_", "PARTY_")
+
+
+def party_server_env(folder):
+    """The environment a host's shell gives `manage.py party_server`: none of the stack's
+    settings (BUNCO_STALL_LOG excepted: bench/README.md), the data folder. The command sets
+    BUNCO_PARTY_SERVER itself; it is set here too, for the bench's own Django (the parties'
+    setup) and its migrate, which then read what the server reads: the folder's SQLite file and
+    secret key (the sessions the setup writes are signed with it)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(STACK_SETTINGS) or k == "BUNCO_STALL_LOG"}
+    env.update({
+        "BUNCO_DATA_DIR": folder.name,
+        "BUNCO_PARTY_SERVER": "1",
+        "DJANGO_SETTINGS_MODULE": "bunco_site.settings",  # manage.py's default
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
 def server_env(database):
     """The production topology (bench/servers.py): PostgreSQL, Redis channel layer and cache,
-    DEBUG off, errors only in the server's log."""
+    DEBUG off, errors only in the server's log. For a data folder, the party server's."""
+    if isinstance(database, DataFolder):
+        return party_server_env(database)
     return production_env(
         database.env,
         os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
@@ -47,6 +94,10 @@ def server_env(database):
 
 
 def setup_django(env):
+    """Django in this process, with the servers' settings (`env`): the stack's settings of the
+    shell that `env` leaves out are dropped, so they do not point it elsewhere."""
+    for key in [k for k in os.environ if k.startswith(STACK_SETTINGS) and k not in env]:
+        del os.environ[key]
     os.environ.update(env)
     sys.path.insert(0, str(APP))
     import django
@@ -162,3 +213,66 @@ def _table_html_bytes(party_id):
     live_round = state.load(round_, party.rules)
     html = fragments.render_table(party_id=party.id, live=live_round, number=1, seq=party.seq)
     return len(json.dumps(html)) - 2  # as it travels, escaped inside the JSON message
+
+
+class BellRewinder(threading.Thread):
+    """S3 on the party server: the generator's rewind of a rung bell (bench/gen.py,
+    `rewind_bell`) speaks PostgreSQL; on the SQLite file this takes its place, from the bench's
+    process. It looks for a party's rung bell every `every` s and, `after` s later (the
+    generator's wait after the bell's answer), deletes it and bumps the round's version in one
+    transaction, as `rewind_bell` does. Used as a context manager around the run."""
+
+    def __init__(self, party_ids, path=None, every=0.1, after=0.3):
+        from django.conf import settings
+
+        super().__init__(daemon=True)
+        self.path = path or settings.DATABASES["default"]["NAME"]  # the server's file
+        self.party_ids, self.every, self.after = list(party_ids), every, after
+        self.done = threading.Event()
+        self.rewound = 0
+
+    def run(self):
+        with closing(sqlite3.connect(self.path, timeout=20, isolation_level=None)) as db:
+            while not self.done.wait(self.every):
+                for party_id in self.party_ids:
+                    if db.execute(RUNG, (party_id,)).fetchone():
+                        self.rewind(db, party_id)
+
+    def rewind(self, db, party_id):
+        if not self.done.wait(self.after):  # not when the run is over
+            rewind_bell_sqlite(db, party_id)
+            self.rewound += 1
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.join()
+
+
+RUNG = (
+    "SELECT 1 FROM parties_roundbell WHERE round_id IN "
+    "(SELECT id FROM parties_round WHERE party_id = ? AND status = 'playing')"
+)
+
+
+def rewind_bell_sqlite(db, party_id):
+    """bench/gen.py's `rewind_bell`, on SQLite."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(
+            "DELETE FROM parties_roundbell WHERE round_id IN "
+            "(SELECT id FROM parties_round WHERE party_id = ? AND status = 'playing')",
+            (party_id,),
+        )
+        db.execute(
+            "UPDATE parties_round SET bell_at = NULL, version = version + 1 "
+            "WHERE party_id = ? AND status = 'playing'",
+            (party_id,),
+        )
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")

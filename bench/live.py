@@ -5,11 +5,14 @@ baseline, interleaved in one session, and print one JSON line per target.
 
 Each run starts its server afresh on core 0 (`taskset`), and the load generator (bench.gen)
 in its own process on core 1. The app runs in the production topology (DEBUG off, PostgreSQL,
-Redis channel layer) against a database this command creates and drops. Per-run lines go to
+Redis channel layer) against a database this command creates and drops; or, with
+`--topology party-server`, as `manage.py party_server` runs it (one process, SQLite, the
+in-memory channel layer) in a data folder this command creates and removes. Per-run lines go to
 stderr; the final lines (medians over the repeats) go to stdout. See bench/README.md.
 """
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -24,12 +27,13 @@ from pathlib import Path
 
 from bench import fixtures, procstat, speed
 from bench.procstat import Sampler, memory_kib
-from bench.servers import Daphne, ServerProcess, free_port, prepare
+from bench.servers import Daphne, PartyServer, ServerProcess, free_port, prepare
 
 ROOT = fixtures.ROOT
 PY = sys.executable
 SERVER_CORE, GEN_CORE = "0", "1"
 TASKSET = shutil.which("taskset") or "/usr/bin/taskset"
+TOPOLOGIES = ("production", "party-server")  # the app's (--topology): fixtures.TOPOLOGY
 
 
 def log(*parts, sep=" "):
@@ -43,10 +47,20 @@ def launcher(app):
     return "bunco_site.serve" if (Path(app) / "bunco_site" / "serve.py").exists() else "daphne"
 
 
+def app_server(env, started_as):
+    """The app in the session's topology (bench/servers.py): daphne as production runs it, or
+    the party server (`manage.py party_server`, which runs daphne in a child process)."""
+    if fixtures.TOPOLOGY == "party-server":
+        return PartyServer(env, cwd=fixtures.APP, **started_as)
+    return Daphne(env, cwd=fixtures.APP, launcher=launcher(fixtures.APP), **started_as)
+
+
 class Server:
     """One server process on the server core (`taskset`, in a process group of its own), its
     CPU time and memory sampled: the app under daphne (bench/servers.py, as the tests start
-    it), or the baseline."""
+    it) in the session's topology, or the baseline. For the party server, the process sampled
+    is its daphne child; the command's own process, which only waits, is on the same core, and
+    its memory is reported beside (`launcher_rss_mb`)."""
 
     def __init__(self, target, env, html_bytes):
         self.target = target
@@ -55,9 +69,9 @@ class Server:
             self.log_path = log.name
         started_as = {"prefix": [TASKSET, "-c", SERVER_CORE], "log_path": self.log_path,
                       "own_group": True, "ready_within": 60, "name": f"{target} server"}
+        self.launcher_rss_mb = None
         if target == "app":
-            self.process = Daphne(env, cwd=fixtures.APP, launcher=launcher(fixtures.APP),
-                                  **started_as)
+            self.process = app_server(env, started_as)
             self.http = self.ws = f"127.0.0.1:{self.process.port}"
         else:
             port = free_port()
@@ -82,12 +96,19 @@ class Server:
 
     def stop(self):
         self.sampler.stop()
+        launcher = getattr(self.process, "launcher_pid", None)
+        if launcher:  # idle since the start: its memory now is its memory throughout
+            self.launcher_rss_mb = round(memory_kib(launcher) / 1024, 1)
         self.process.stop()
 
     def figures(self, start, end):
         """What the server used over a measured phase (wall times): CPU, % of one core, and
-        the run's peak memory."""
-        return {"cpu_pct": self.sampler.cpu_pct(start, end), "rss_mb": self.sampler.peak_rss_mb()}
+        the run's peak memory (and the party server's launcher's, beside)."""
+        figures = {"cpu_pct": self.sampler.cpu_pct(start, end),
+                   "rss_mb": self.sampler.peak_rss_mb()}
+        if self.launcher_rss_mb is not None:
+            figures["launcher_rss_mb"] = self.launcher_rss_mb
+        return figures
 
     def errors(self):
         text = self.process.log_text()
@@ -131,10 +152,11 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
         "phases": phases,
         "drain": 3.0,
     }
+    rewinder = contextlib.nullcontext()
     if bell:
         plan["bell"] = bell
         if app:
-            plan["rewind_dsn"] = ctx["env"]["DATABASE_URL"]
+            rewinder = bell_rewinder(ctx, plan, parties)
     path = write_plan(plan)
     overflows = procstat.listen_overflows()
     gen_core = procstat.CoreSampler(GEN_CORE)
@@ -143,9 +165,10 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
     gen_core.start()
     server_core.start()
     try:
-        out = subprocess.run(  # noqa: S603
-            gen_cmd(path), cwd=ROOT, capture_output=True, text=True, timeout=timeout
-        )
+        with rewinder:
+            out = subprocess.run(  # noqa: S603
+                gen_cmd(path), cwd=ROOT, capture_output=True, text=True, timeout=timeout
+            )
     finally:
         gen_core.stop()
         server_core.stop()
@@ -159,6 +182,8 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
     run_info["listen_overflows"] = procstat.listen_overflows() - overflows
     # How fast the server's core ran plain Python just before and after (bench/speed.py)
     run_info["speed_ms"] = [speed_before, speed.probe([TASKSET, "-c", SERVER_CORE])]
+    if hasattr(rewinder, "rewound"):
+        run_info["bells_rewound"] = rewinder.rewound
     results = []
     for line in lines:
         if line["phase"] == "_run":
@@ -168,6 +193,7 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
             ctx["html_bytes"] = line["table_msg_bytes"] - ENVELOPE
         wall = line.pop("wall")
         line.update(server.figures(*wall))
+        line["server_cpu_ms_per_tap"] = cpu_ms_per_tap(line)
         # The generator's core, shared with PostgreSQL and Redis: near 100%, the bench was the
         # limit and its stamps came late (bench/README.md).
         line["gen_core_busy_pct"] = gen_core.busy_pct(*wall)
@@ -179,6 +205,25 @@ def run_load(target, ctx, parties, phases, *, bell=None, timeout, start_server=N
     if errs:
         log(f"  {target} server log ({server.log_path}):", *errs, sep="\n    ")
     return results
+
+
+def bell_rewinder(ctx, plan, parties):
+    """S3's rewind of each rung bell (bench/README.md): the generator's, on PostgreSQL (the
+    plan names the database); on the party server's SQLite file, the bench's own, beside the
+    run (fixtures.BellRewinder)."""
+    dsn = ctx["env"].get("DATABASE_URL")
+    if dsn:
+        plan["rewind_dsn"] = dsn
+        return contextlib.nullcontext()
+    return fixtures.BellRewinder(p["id"] for p in parties)
+
+
+def cpu_ms_per_tap(line):
+    """The server's CPU time per tap of a measured phase (ms): its share of a core over the
+    taps a second. In the production topology, PostgreSQL's and Redis's work is not in it
+    (processes of their own: S7 measures them); in the party server's, SQLite's is."""
+    cpu, rate = line.get("cpu_pct"), line.get("taps_per_s")
+    return round(10 * cpu / rate, 3) if cpu is not None and rate else None
 
 
 def server_core_figures(core, wall, line):
@@ -208,6 +253,7 @@ KEYS = (
     "expected",
     "taps_per_s",
     "cpu_pct",
+    "server_cpu_ms_per_tap",
     "rss_mb",
 )
 
@@ -238,6 +284,8 @@ def median_line(scenario, target, runs, extra=None):
 
 
 def emit(line):
+    if line.get("target") == "app":
+        line = {**line, "topology": fixtures.TOPOLOGY}
     print(json.dumps(line), flush=True)
 
 
@@ -416,6 +464,8 @@ def s3(ctx, args):
         line["delivered_pct"] = round(100 * line["delivered"] / max(1, line["expected"]), 4)
         line["taps_per_s"] = statistics.median(r["taps_per_s"] for r in runs)
         line["cpu_pct"] = statistics.median(r["cpu_pct"] for r in runs)
+        per_tap = [r["server_cpu_ms_per_tap"] for r in runs if r["server_cpu_ms_per_tap"]]
+        line["server_cpu_ms_per_tap"] = statistics.median(per_tap) if per_tap else None
         line["rss_mb"] = statistics.median(r["rss_mb"] for r in runs)
         line["measures"] = "bell: scheduled ring -> its last phone (ms); delivered = bell messages"
         line["bells"] = sum(b["bells"] for b in bells)
@@ -577,6 +627,13 @@ def main(argv=None):
         help="benchmark this commit (exported with git archive) instead of the working tree",
     )
     parser.add_argument(
+        "--topology",
+        choices=TOPOLOGIES,
+        default="production",
+        help="the app's: production (daphne, PostgreSQL, Redis; the default) or party-server "
+        "(`manage.py party_server`: one process, SQLite, the in-memory channel layer)",
+    )
+    parser.add_argument(
         "--steps",
         default="100,150,200,250,300,350,400",
         help="S2: the party counts to try, in order",
@@ -589,6 +646,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.app_only and args.scenario not in ("S2", "S4"):
         parser.error("--app-only is for S2 and S4: the other scenarios compare with the baseline")
+    if args.topology == "party-server" and args.scenario == "S7":
+        parser.error("S7 compares production's topologies: it has no --topology party-server")
     if args.duration is None:
         args.duration = {"S2": 20.0, "S7": 30.0}.get(args.scenario, 60.0)
     if args.warmup is None:
@@ -599,24 +658,28 @@ def main(argv=None):
         # measured window's first seconds (bench/results/2026-12-04.md).
         args.warmup = 30.0 if args.scenario == "S2" else 5.0
     os.sched_setaffinity(0, {int(GEN_CORE)})
-    export = None
-    if args.app_ref:
-        export = tempfile.mkdtemp(prefix="bench-app-")
-        archive = subprocess.run(  # noqa: S603
-            [shutil.which("git") or "git", "archive", args.app_ref],
-            cwd=ROOT,
-            capture_output=True,
-            check=True,
-        ).stdout
-        tar = shutil.which("tar") or "tar"
-        subprocess.run([tar, "-x", "-C", export], input=archive, check=True)  # noqa: S603
-        fixtures.APP = Path(export)
-        log(f"[{args.scenario}] app from {args.app_ref} in {export}")
-    database = fixtures.create_database()
+    fixtures.TOPOLOGY = args.topology
+    export = export_app(args.app_ref) if args.app_ref else None
+    try:
+        if export:
+            fixtures.APP = Path(export)
+            log(f"[{args.scenario}] app from {args.app_ref} in {export}")
+        check_topology(fixtures.APP)
+        session(args)
+    finally:
+        if export:
+            shutil.rmtree(export, ignore_errors=True)
+
+
+def session(args):
+    """A fresh database (the party server's: a data folder), migrated; the scenario; then the
+    database dropped."""
+    database = fixtures.create_database(fixtures.TOPOLOGY)
     ctx = {"scenario": args.scenario, "env": fixtures.server_env(database)}
     started = time.time()
     try:
-        prepare(ctx["env"], static=False)
+        # The app's own migrations (--app-ref: the commit's, not the working tree's)
+        prepare(ctx["env"], cwd=fixtures.APP, static=False)
         fixtures.setup_django(ctx["env"])
         SCENARIOS[args.scenario](ctx, args)
     finally:
@@ -624,9 +687,29 @@ def main(argv=None):
 
         connections.close_all()
         database.drop()
-        if export:
-            shutil.rmtree(export, ignore_errors=True)
         log(f"[{args.scenario}] done in {time.time() - started:.0f} s; dropped {database.name}")
+
+
+def export_app(ref):
+    """Commit `ref`'s tree, exported with `git archive` to a fresh temporary folder; its path."""
+    export = tempfile.mkdtemp(prefix="bench-app-")
+    archive = subprocess.run(  # noqa: S603
+        [shutil.which("git") or "git", "archive", ref],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
+    tar = shutil.which("tar") or "tar"
+    subprocess.run([tar, "-x", "-C", export], input=archive, check=True)  # noqa: S603
+    return export
+
+
+def check_topology(app):
+    """Refuse, before anything is set up, an app that has no party server to measure (a
+    commit from before `manage.py party_server`, --app-ref)."""
+    command = Path(app) / "parties" / "management" / "commands" / "party_server.py"
+    if fixtures.TOPOLOGY == "party-server" and not command.exists():
+        raise SystemExit(f"--topology party-server: {app} has no manage.py party_server")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The app's server processes, for the browser tests (tests/e2e), the fault tests (tests/faults)
 and the benchmarks (bench/live.py): daphne started as production starts it, in production mode,
-its output in a log file; stopped, killed as a crash does, and started again on its port.
+its output in a log file; stopped, killed as a crash does, and started again on its port. And
+the party server (`manage.py party_server`) as a host starts it, for bench.live.
 
 Free of pytest, so that bench/ (run from the repository root, as the tests are) imports it
 without the test tools: one server manager for all three, not a copy each.
@@ -191,3 +192,52 @@ class Daphne(ServerProcess):
                 "bunco_site.asgi:application"]
         kwargs.setdefault("name", "daphne")
         super().__init__(args, env, port, **kwargs)
+
+
+class PartyServer(ServerProcess):
+    """`manage.py party_server` as a host starts it (its data folder named by the
+    environment's BUNCO_DATA_DIR): it migrates, collects the static files and runs daphne
+    (`bunco_site.serve`, on every IPv4 address) in a child process, and waits for it.
+
+    `pid` is that child's, the server doing the work (its CPU and memory are the server's);
+    `launcher_pid` the command's own, which only waits. Both are in the process group that
+    stop() and kill() signal, when started with `own_group`."""
+
+    def __init__(self, env, port=None, **kwargs):
+        port = port or free_port("0.0.0.0")  # noqa: S104 - it listens on every address
+        args = [sys.executable, "manage.py", "party_server", "--port", port]
+        kwargs.setdefault("name", "party_server")
+        super().__init__(args, env, port, **kwargs)
+        self.server_pid = None
+
+    @property
+    def pid(self):
+        return self.server_pid
+
+    @property
+    def launcher_pid(self):
+        return self.process.pid
+
+    def start(self):
+        super().start()  # returns once the child answers /healthz
+        found = children(self.launcher_pid)
+        if len(found) != 1:
+            self.stop()
+            raise RuntimeError(f"party_server runs {len(found)} processes, not one daphne; "
+                               f"see {self.log_path}")
+        self.server_pid = found[0]
+        return self
+
+
+def children(pid):
+    """The processes whose parent is `pid`, read from Linux's /proc."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue  # gone meanwhile
+        if parent == pid:
+            found.append(int(entry))
+    return found

@@ -1,11 +1,19 @@
 """bench.live's verdicts, which are logic, not timing: a run with a stalled second (one whose
 worst delivery passed 100 ms) does not pass S1 and does not hold an S2 step, even when its p99
-passes (docs/performance.md, "Tails are results")."""
+passes (docs/performance.md, "Tails are results"). And the party server as bench.live's target
+(`--topology party-server`): its environment, its process, and S3's bell rewind on SQLite."""
+
+import sqlite3
+import time
+import urllib.request
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 
-from bench import live, procstat, speed
+from bench import fixtures, live, procstat, servers, speed
 from bench.live import main, median_line, s1_pass, s2_step_ok
+from bench.servers import PartyServer
 
 
 def run(p99_ms=20.0, stalls=0, delivered=1000, p50_ms=4.0):
@@ -125,3 +133,88 @@ def test_the_speed_probe_times_its_work_in_a_process_of_its_own():
     assert speed.measure(repeats=1) > 0
     assert speed.probe() > 0  # a fresh interpreter (the bench starts it on the server's core)
     assert speed.probe(["/nonexistent/taskset"]) is None  # a probe never stops a run
+
+
+# --- the party server as a target (--topology party-server) -----------------------------------
+
+
+def test_s7_and_an_app_without_a_party_server_are_refused_on_the_party_server(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--scenario", "S7", "--topology", "party-server"])
+    assert exit_.value.code == 2
+    assert "S7 compares production's topologies" in capsys.readouterr().err
+    # A commit from before `manage.py party_server` (--app-ref), before anything is set up
+    with pytest.raises(SystemExit, match="has no manage.py party_server"):
+        with_topology("party-server", live.check_topology, tmp_path)
+    with_topology("production", live.check_topology, tmp_path)  # daphne alone: no question
+
+
+def with_topology(topology, call, *args):
+    saved, fixtures.TOPOLOGY = fixtures.TOPOLOGY, topology
+    try:
+        return call(*args)
+    finally:
+        fixtures.TOPOLOGY = saved
+
+
+def test_the_party_server_gets_a_hosts_environment_and_its_data_folder(monkeypatch):
+    for key, value in {"DATABASE_URL": "postgres://elsewhere/x", "REDIS_URL": "redis://x",
+                       "SQLITE_PATH": "/x.sqlite3", "DJANGO_DEBUG": "1",
+                       "BUNCO_TAP_WAIT": "9", "BUNCO_STALL_LOG": "0.15"}.items():
+        monkeypatch.setenv(key, value)
+    folder = fixtures.create_database("party-server")
+    try:
+        env = fixtures.server_env(folder)
+    finally:
+        folder.drop()
+    for key in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "DJANGO_DEBUG", "BUNCO_TAP_WAIT"):
+        assert key not in env
+    assert env["BUNCO_STALL_LOG"] == "0.15"  # the diagnostic the servers inherit
+    assert env["BUNCO_DATA_DIR"] == folder.name
+    assert env["BUNCO_PARTY_SERVER"] == "1"  # the setup's Django reads the server's settings
+
+
+def test_the_bell_is_taken_back_on_sqlite_as_the_generator_takes_it_on_postgresql(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("CREATE TABLE parties_round "
+                   "(id INTEGER PRIMARY KEY, party_id INT, status TEXT, bell_at TEXT, version INT)")
+        db.execute("CREATE TABLE parties_roundbell (id INTEGER PRIMARY KEY, round_id INT)")
+        db.executemany("INSERT INTO parties_round VALUES (?, ?, ?, ?, ?)",
+                       [(1, 7, "closed", "t", 3), (2, 7, "playing", None, 5),
+                        (3, 8, "playing", "t", 4)])
+        db.execute("INSERT INTO parties_roundbell VALUES (1, 1)")  # a closed round's: kept
+        db.execute("INSERT INTO parties_roundbell VALUES (2, 3)")  # another party's: kept
+    with fixtures.BellRewinder([7], path, every=0.01, after=0.01) as rewinder:
+        time.sleep(0.2)
+        assert rewinder.rewound == 0  # no bell rung: nothing to take back
+        with closing(sqlite3.connect(path)) as db, db:
+            db.execute("UPDATE parties_round SET bell_at = 't' WHERE id = 2")
+            db.execute("INSERT INTO parties_roundbell VALUES (3, 2)")  # the host rings
+        deadline = time.monotonic() + 5
+        while rewinder.rewound == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert rewinder.rewound == 1
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("SELECT id, bell_at, version FROM parties_round").fetchall() == [
+            (1, "t", 3), (2, None, 6), (3, "t", 4)]
+        assert db.execute("SELECT id FROM parties_roundbell").fetchall() == [(1,), (2,)]
+
+
+def test_the_party_server_target_is_the_daphne_its_command_runs(tmp_path):
+    folder = fixtures.create_database("party-server")
+    server = PartyServer(fixtures.server_env(folder), log_path=tmp_path / "party.log",
+                         own_group=True, ready_within=60)
+    try:
+        server.start()
+        assert server.pid != server.launcher_pid
+        assert servers.children(server.launcher_pid) == [server.pid]
+        command = Path(f"/proc/{server.pid}/cmdline").read_bytes().split(b"\0")
+        assert b"bunco_site.serve" in command and b"0.0.0.0" in command
+        with urllib.request.urlopen(f"{server.url}/healthz", timeout=5) as answer:
+            assert answer.status == 200
+        assert (Path(folder.name) / "db.sqlite3").exists()  # the folder's own database
+    finally:
+        server.stop()
+        folder.drop()
+    assert not Path(f"/proc/{server.pid}").exists()  # the group stopped, daphne with it
