@@ -18,17 +18,35 @@ import sys
 import time
 import uuid
 from collections import Counter, defaultdict, deque
-from urllib.parse import parse_qsl, quote
 
 from websockets.asyncio.client import connect
 
+from bench.phone import (
+    BUSY,
+    MAX_AT_ONCE,
+    OFFLINE,
+    PENDING,
+    PING,
+    PING_EVERY,
+    PONG,
+    STALE,
+    Queued,
+    batch,
+    busy_wait,
+    fetch_headers,
+    offline_wait,
+    outcome,
+    parse_answer,
+    request_body,
+    socket_path,
+    table_page,
+    tap_answers,
+    tap_form,
+    tap_path,
+)
 from bench.rawhttp import Pool
 
 now = time.monotonic
-HEARTBEAT_S = 15.0  # as the page's heartbeat
-MAX_AT_ONCE = 10  # taps of a table in one request, as the page's outbox sends them
-MAX_BUSY_WAIT_S = 30.0  # the longest wait a busy answer asks that the page takes at its word
-BUSY_JITTER = 0.2  # the page stretches that wait by up to this share, at random
 WINDOW_S = 5  # the phase's latency is also reported per slice of this many seconds (recovery)
 
 
@@ -83,7 +101,6 @@ class Generator:
         self.bell_log = defaultdict(list)  # party -> [(scheduled time, phase, latencies)]
         self.versions = {}
         self.held = {}  # (party, table) -> its unanswered taps, in order (the page's outbox)
-        self.busy_taps = set()  # the bodies of taps that were turned away at least once
         self.closed_early = 0
         self.unmatched = 0
         self.extra = 0
@@ -95,9 +112,8 @@ class Generator:
 
     # --- phones -------------------------------------------------------------------------------
     async def open_phone(self, party, phone):
-        uri = f"ws://{self.plan['ws']}/ws/parties/{party['id']}/?tables=" + ",".join(
-            str(t) for t in phone["tables"]
-        )
+        tables = ",".join(str(t) for t in phone["tables"])
+        uri = f"ws://{self.plan['ws']}" + socket_path(party["id"], tables)
         return await connect(
             uri,
             additional_headers={"Cookie": phone["cookie"], "Origin": self.origin},
@@ -131,7 +147,7 @@ class Generator:
         try:
             async for message in ws:
                 t = now()
-                if message == "pong":
+                if message == PONG:
                     self.pongs += 1
                     continue
                 self.msg_bytes += len(message)
@@ -183,25 +199,25 @@ class Generator:
     async def heartbeat(self, ws):
         """The page's heartbeat (static/parties/live.js): "ping" every 15 s, the server says
         "pong". Phones start at random moments, as a room's phones do."""
-        await asyncio.sleep(random.uniform(0, HEARTBEAT_S))
+        await asyncio.sleep(random.uniform(0, PING_EVERY))
         while not self.stopping:
             try:
-                await ws.send("ping")
+                await ws.send(PING)
             except Exception:  # a closed socket is counted by its listener
                 return
             self.pings += 1
-            await asyncio.sleep(HEARTBEAT_S)
+            await asyncio.sleep(PING_EVERY)
 
     # --- taps and bells ----------------------------------------------------------------------
     async def tap(self, party, table, sched, phase):
-        """A tap as the page's outbox sends it (static/parties/table.js): a table's taps in
-        order, one request at a time. Sent at its scheduled time unless an earlier tap of its
-        table is still unanswered; then it waits behind that one, and the taps waiting go
-        together in the next request (at most MAX_AT_ONCE). A request the server turns away
-        (503) is sent again, same tap ids, after the wait the answer asks (its table's turn in
-        the server's line), stretched by up to BUSY_JITTER at random; one that fails on the
-        network, after 1 s doubled per failure in a row up to 15 s, as the page's offline
-        retry. Until the server takes it."""
+        """A tap as the page's outbox sends it (bench.phone, from static/parties/table.js): a
+        table's taps in order, one request at a time. Sent at its scheduled time unless an
+        earlier tap of its table is still unanswered; then it waits behind that one, and the
+        taps waiting go together in the next request (bench.phone.batch). A request the server
+        turns away busy (503) is sent again, same tap ids, after the wait the answer asks (its
+        table's turn in the server's line), stretched at random; one that fails on the network
+        (or whose answer is lost), after the page's offline back-off. Until the server takes
+        it."""
         pid = party["id"]
         key = (pid, table)
         seen = self.versions[key]
@@ -210,77 +226,78 @@ class Generator:
             phase.taps += 1
             phase.expected += self.watchers[key]
         self.sent[(pid, table, seen + 1)] = (sched, phase)
-        item = (f"tap_id={uuid.uuid4()}&seen={seen}&outcome=miss".encode(), sched, phase)
+        fields = tap_form(uuid.uuid4(), seen, outcome="miss")
+        item = Queued(fields, tap_path(pid, table), context=(sched, phase))
         queue = self.held.get(key)
         if queue is not None:
             queue.append(item)
             return
         queue = self.held[key] = deque([item])
-        failed_in_a_row = 0
+        offline_in_a_row = 0
         while queue:
-            batch = list(queue)[:MAX_AT_ONCE]
-            retry = await self.send_tap(party, table, batch)
-            if isinstance(retry, int):  # answered: this many were taken
-                for _ in range(retry):
-                    queue.popleft()
-                failed_in_a_row = 0
-            elif retry is None:  # the network failed: the page's offline retry
-                await asyncio.sleep(min(2**failed_in_a_row, 15))
-                failed_in_a_row += 1
-            else:  # busy: the table's turn
-                wait = min(max(retry, 0.2), MAX_BUSY_WAIT_S)
-                await asyncio.sleep(wait * random.uniform(1, 1 + BUSY_JITTER))
+            carried = batch(queue)
+            answer, taken = await self.send_tap(party, table, carried)
+            if answer is None or answer.lost:  # the page's outbox goes "offline"
+                await asyncio.sleep(offline_wait(offline_in_a_row))
+                offline_in_a_row += 1
+                continue
+            offline_in_a_row = 0
+            if answer.busy:  # the table's turn
+                await asyncio.sleep(busy_wait(answer, random.random()))
+            for _ in range(taken):
+                queue.popleft()
         del self.held[key]
 
-    async def send_tap(self, party, table, batch):
-        """Send a table's waiting taps once, in one request as the page does: the number the
-        server answered (taken, or refused and resynced); the seconds a busy answer asks to
-        wait before sending them again; or None if the network failed."""
-        (body, sched, phase), behind = batch[0], batch[1:]
+    async def send_tap(self, party, table, carried):
+        """Send a table's waiting taps once, in one request as the page does: (the server's
+        Answer, or None if the network failed; how many of the taps it answered). Taps sent
+        back (busy, or offline) are marked so, as the page's outbox marks them."""
         pid = party["id"]
+        sched, phase = carried[0].context
         headers = {
             "Cookie": party["table_cookies"][str(table)],
-            "Origin": self.origin,  # as a browser's fetch() sends it
-            "X-CSRFToken": party["csrf"],
-            "Accept": "application/json",
-            "Content-Type": "application/x-www-form-urlencoded",
+            **fetch_headers(self.origin, party["csrf"], table_page(pid, table)),
         }
-        if behind:
-            more = json.dumps([dict(parse_qsl(b.decode())) for b, _s, _p in behind])
-            body += b"&more=" + quote(more).encode()
         sent = now()
-        first = batch[0][0] not in self.busy_taps  # its first sending
+        first = carried[0].state == PENDING  # its first sending
         try:
             status, data, answer_headers = await self.pool.request(
-                "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body, with_headers=True
+                "POST", carried[0].url, headers, request_body(carried), with_headers=True
             )
         except Exception as error:  # the page's outbox goes "offline" and sends it again
             phase.statuses[f"error {type(error).__name__} (sent again)"] += 1
-            self.busy_taps.update(b for b, _s, _p in batch)
-            return None
+            _sent_back(carried, OFFLINE)
+            return None, 0
         done = now()
-        try:
-            answer = json.loads(data)
-        except ValueError:
-            answer = {"status": f"http {status}"}
         if first and phase.measure:  # how late the generator fired it (not a resend's wait)
             phase.lag.append(sent - sched)
-        if status == 503 and answer.get("status") == "busy":
+        answer = parse_answer(status, data, answer_headers)
+        if answer.lost:  # a 5xx without JSON: the page's outbox goes "offline" too
+            phase.statuses[f"http {status} (sent again)"] += 1
+            _sent_back(carried, OFFLINE)
+            return answer, 0
+        if answer.busy:
             phase.busy += 1
-            self.busy_taps.update(b for b, _s, _p in batch)
             phase.retried += first
-            return float(answer.get("retry_after") or answer_headers.get("retry-after") or 1)
-        answers = [answer, *answer.get("more", [])]
-        # the answers stop at the first tap the server did not simply take
-        for one, (_b, one_sched, one_phase) in zip(answers, batch, strict=False):
-            result = one.get("status", f"http {status}")
+            _sent_back(carried, BUSY)
+            return answer, 0
+        return answer, self.answered(pid, table, carried, answer, done - sent, done)
+
+    def answered(self, pid, table, carried, answer, served, done):
+        """Count the taps `answer` answered (taken, or refused and resynced), and how many:
+        the answers stop at the first tap the server did not simply take. `served`: the
+        request's time to its answer; `done`: when it came."""
+        answers = tap_answers(answer, len(carried))
+        for one, item in zip(answers, carried, strict=False):
+            one_sched, one_phase = item.context
             if one_phase.measure:
-                one_phase.statuses[result] += 1
+                one_phase.statuses[one.status or f"http {one.http}"] += 1
                 one_phase.http.append(done - one_sched)
-                one_phase.served.append(done - sent)
-            if result == "stale":  # resync like a phone does: the next tap uses the true version
-                self.versions[(pid, table)] = one["version"]
-        if len(batch) > 1 and phase.measure:
+                one_phase.served.append(served)
+            if outcome(one) == STALE:  # resync as a phone does: the next tap uses the true version
+                self.versions[(pid, table)] = one.version
+        _sched, phase = carried[0].context
+        if len(carried) > 1 and phase.measure:
             phase.sent_together += len(answers)
         return len(answers)
 
@@ -479,6 +496,11 @@ class Generator:
         await asyncio.to_thread(sys.stdin.readline)
         self.stopping = True
         await asyncio.gather(*(ws.close() for _p, _ph, ws in first + rest), return_exceptions=True)
+
+
+def _sent_back(carried, state):
+    for item in carried:
+        item.state = state
 
 
 def rewind_bell(dsn, party_id):

@@ -1,5 +1,6 @@
-"""What the real pages send, recorded in Chromium, against tests/page_protocol.py and the fault
-tests' phone (tests/faults/phone.py `Phone.post` / `tap_once`), which must send the same.
+"""What the real pages send, recorded in Chromium, against bench/phone (the one written-down
+protocol, which the bench's generator sends too) and the fault tests' phone
+(tests/faults/phone.py `Phone.post` / `tap_once`, built on it), which must send the same.
 
 A twelve-player party; the host (a laptop) starts round 1; table 2's scorekeeper (a phone) taps
 "2 points" and waits until it is saved; the host rings the bell. Every request of both pages is
@@ -21,9 +22,9 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from bench.phone import FETCH_HEADER_NAMES, FORM_CONTENT_TYPE, fetch_headers, form_headers
 from tests.devices import LAPTOP, PHONE, Shots
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
-from tests.page_protocol import FETCH_HEADER_NAMES, FORM_CONTENT_TYPE, fetch_headers, form_headers
 
 pytestmark = pytest.mark.e2e
 
@@ -183,7 +184,7 @@ def test_a_tap_is_a_fetch_with_exactly_the_described_headers(recorded):
     sent = {name: headers.get(name) for name in FETCH_HEADER_NAMES}
     wanted = {name: expected[name] for name in FETCH_HEADER_NAMES}
     assert sent == wanted, (
-        "tests/page_protocol.py fetch_headers() is not what the table page's tap sends: "
+        "bench/phone fetch_headers() is not what the table page's tap sends: "
         + "; ".join(
             f"{n}: page sends {sent[n]!r}, described {wanted[n]!r}"
             for n in FETCH_HEADER_NAMES

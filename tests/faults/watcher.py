@@ -1,21 +1,34 @@
 """A phone's page kept live over its websocket (`Watcher`), doing what static/parties/live.js
-does, and the check that what it shows is what the database holds (`assert_phone_shows_db`)."""
+does, and the check that what it shows is what the database holds (`assert_phone_shows_db`).
+The rules are bench/phone's (pushes.py: what each push makes the page do); this is their
+shell: a thread on a `websockets` socket, timers, and the test phone's HTTP side."""
 
 import json
 import random
-import re
 import threading
 import time
 
+from bench.phone import (
+    APPLY,
+    BELL,
+    BELL_UPDATES_WAIT,
+    NEXT_SEAT,
+    PING,
+    PING_EVERY,
+    PONG,
+    PONG_WITHIN,
+    REFETCH_EVERY,
+    RESYNC,
+    TABLE,
+    LivePage,
+    live_region,
+    next_seat_delay,
+    reconnect_delay,
+    socket_path,
+    table_news,
+    table_shown,
+)
 from bench.waiting import wait_until
-from tests.faults.phone import shown
-
-# live.js's timings, in seconds.
-BELL_UPDATES_WAIT = 3.0  # after the bell, a table still shown from before it is refetched
-PING_EVERY, PONG_WITHIN = 15.0, 10.0  # the heartbeat: no pong, the socket is dead
-RECONNECT_FIRST, RECONNECT_MOST = 0.5, 10.0  # doubling, with +-25% jitter
-REFETCH_EVERY = 1.0  # the host's dashboard refetches at most this often on table updates
-LIVE = re.compile(r'<div id="live"([^>]*)>')
 
 
 class Watcher:
@@ -33,13 +46,11 @@ class Watcher:
     def __init__(self, phone, tables):
         self.phone = phone
         self.tables = list(tables)
-        self.view = {}  # table -> shown(...)
+        self.view = {}  # table -> table_shown(...)
         self.next_seat = None  # the piece a round's close pushed to this page
         self.messages = []  # every JSON message received
-        self.last_seq = 0
+        self.page = LivePage(phone.view)  # what live.js remembers between pushes
         self.live_round = None  # the round the page's live region is of
-        self.live_round_version = 0  # that round's version as the live region was rendered
-        self.greeted = False  # the first socket's hello was compared with the page
         self.live_tables = ""  # the tables the live region names (the socket watches them)
         self.subscribed = ""  # the tables the socket was opened for
         self.opened = 0
@@ -89,20 +100,13 @@ class Watcher:
             self._close_socket()  # a player moved tables: reconnect to watch the new one
 
     def _show(self, page):
-        live = LIVE.search(page)
+        region = live_region(page)
         with self.changed:
-            if live:
-                attributes = live.group(1)
-                seq = re.search(r'data-seq="(\d+)"', attributes)
-                self.last_seq = max(self.last_seq, int(seq.group(1)) if seq else 0)
-                number = re.search(r'data-round="(\d*)"', attributes)
-                self.live_round = int(number.group(1)) if number and number.group(1) else None
-                version = re.search(r'data-round-version="(\d*)"', attributes)
-                self.live_round_version = int(version.group(1) or 0) if version else 0
-                tables = re.search(r'data-tables="([^"]*)"', attributes)
-                self.live_tables = tables.group(1) if tables else ""
+            if region:
+                self.page.refetched(region)
+                self.live_round, self.live_tables = region.round, region.tables
             for table in self.tables:
-                self.view[table] = shown(page, table)
+                self.view[table] = table_shown(page, table)
             self.changed.notify_all()
 
     def _later(self, seconds, call):
@@ -139,9 +143,8 @@ class Watcher:
         attempts = 0
         while not self.stopping.is_set():
             self.subscribed = self.live_tables
-            url = (f"ws://127.0.0.1:{server.port}/ws/parties/{self.phone.party.id}/"
-                   f"?tables={self.subscribed}&round={self.live_round or ''}"
-                   f"&view={self.phone.view or ''}")
+            url = f"ws://127.0.0.1:{server.port}" + socket_path(
+                self.phone.party.id, self.subscribed, self.live_round or "", self.phone.view or "")
             try:
                 # The browser's own protocol pings are none: the page's heartbeat is its own.
                 with connect(url, origin=server.url, open_timeout=5, ping_interval=None,
@@ -159,8 +162,7 @@ class Watcher:
             self.socket = None
             if self.stopping.is_set():
                 return
-            delay = min(RECONNECT_MOST, RECONNECT_FIRST * 2 ** attempts)
-            self.stopping.wait(delay * (0.75 + random.random() / 2))
+            self.stopping.wait(reconnect_delay(attempts, random.random()))
             attempts += 1
 
     def _listen(self, socket):
@@ -173,14 +175,14 @@ class Watcher:
                 socket.close()
                 return
             if now >= ping_at:
-                socket.send("ping")
+                socket.send(PING)
                 ping_at, pong_by = now + PING_EVERY, now + PONG_WITHIN
             due = min(ping_at, pong_by or ping_at)
             try:
                 text = socket.recv(timeout=max(0.01, due - time.monotonic()))
             except TimeoutError:
                 continue
-            if text == "pong":
+            if text == PONG:
                 pong_by = None
                 continue
             self._receive(text)
@@ -191,7 +193,7 @@ class Watcher:
             socket.close()  # the socket's thread reconnects, with the page's tables
 
     def _receive(self, text):
-        """live.js receive(), rule for rule."""
+        """live.js receive(): bench/phone's LivePage says what the push does."""
         try:
             message = json.loads(text)
         except ValueError:
@@ -199,66 +201,37 @@ class Watcher:
         with self.changed:
             self.messages.append(message)
             self.changed.notify_all()
-        if message["type"] == "hello":
-            if not self.greeted:  # a reopened socket resyncs anyway
-                self.greeted = True
-                if (message["seq"] > self.last_seq
-                        or message["version"] > self.live_round_version):
-                    self.resync()
-            return
-        if message["type"] == "table":
+        reaction = self.page.receive(message)
+        if reaction.action == RESYNC:
+            self.resync()  # (a `resync` push: pushes were lost on the server's side)
+        elif reaction.action == TABLE:
             self._apply_table(message)
-            return
-        if message["type"] == "resync":
-            self.resync()  # pushes were lost on the server's side; no reconnect
-            return
-        if message["type"] == "round" and message.get("views"):
-            self._show_next_seat(message)
-            return
-        if message["seq"] <= self.last_seq:
-            return  # already seen, or older than what we fetched
-        self.last_seq = message["seq"]
-        if message["type"] == "bell":
+        elif reaction.action == NEXT_SEAT:
+            self._show_next_seat(message, reaction.piece)
+        elif reaction.action == BELL:
             self._later(BELL_UPDATES_WAIT, self._resync_if_before_bell)
-            return
-        self.resync()
 
     def _apply_table(self, message):
-        current = self.view.get(message["table"])
-        if current is None:
-            return  # (a big party's host grid refetches here: the fault tests' are small)
-        if message["round"] != current["round"]:
+        news = table_news(message, self.view.get(message["table"]))
+        if news == RESYNC:
             self.resync()
-            return
-        # Newer means a later version, or the same version now that the bell has rung.
-        bell_news = message["bell"] and not current["bell"]
-        if message["version"] < current["version"] or (
-            message["version"] == current["version"] and not bell_news
-        ):
-            return
+        if news != APPLY:
+            return  # (a big party's host grid refetches here: the fault tests' are small)
         with self.changed:
-            self.view[message["table"]] = shown(message["html"], message["table"])
+            self.view[message["table"]] = table_shown(message["html"], message["table"])
             self.changed.notify_all()
         if self.phone.refetch_on_table:
             self._refetch_soon()
 
-    def _show_next_seat(self, message):
+    def _show_next_seat(self, message, piece):
         """A round closed: this page's piece of the message (by its data-view) shows where to
         sit next at once; the rest of the page is refetched at a moment of its own, after
-        `refetch_after` seconds and within `refetch_within` more. A page without a piece waits
-        for the party-wide message."""
-        view = message["views"].get(self.phone.view or "")
-        if not view or message["seq"] <= self.last_seq:
-            return
-        self.last_seq = message["seq"]
+        `refetch_after` seconds and within `refetch_within` more."""
         with self.changed:
-            self.next_seat = view["html"]
-            self.live_tables = view["tables"]
+            self.next_seat = piece["html"]
+            self.live_tables = piece["tables"]
             self.changed.notify_all()
-        delay = (message.get("refetch_after") or 0) + random.random() * (
-            message.get("refetch_within") or 0
-        )
-        self._later(delay, self._after_close)
+        self._later(next_seat_delay(message, random.random()), self._after_close)
 
     def _after_close(self):
         if self.live_tables != self.subscribed:
