@@ -13,6 +13,7 @@ Every place that starts the server starts it this way: the party server, docker-
 the browser and fault tests, and bench/.
 """
 
+import logging
 import sys
 
 # Importing daphne's command line imports its server, which installs Twisted's asyncio reactor:
@@ -35,11 +36,23 @@ class Launcher(CommandLineInterface):
     def load_asgi_app(self, asgi_app_path):
         application = super().load_asgi_app(asgi_app_path)
         log_redaction.install()  # link tokens out of daphne's access log: always on, not tuning
+        _log_fast_pieces()
         server_tuning.install()
         from twisted.internet import reactor
 
         reactor.callLater(0, _start_stall_log)  # on the loop, once it runs
         return application
+
+
+def _log_fast_pieces():
+    """One line: which of the speed machinery's pieces this server runs (BUNCO_FAST)."""
+    from django.conf import settings
+
+    on = [name for name in settings.FAST_PIECES if name in settings.FAST]
+    off = [name for name in settings.FAST_PIECES if name not in settings.FAST]
+    logging.getLogger("bunco.fast").info(
+        "speed pieces on: %s; off: %s", ", ".join(on) or "none", ", ".join(off) or "none"
+    )
 
 
 def _start_stall_log():

@@ -326,6 +326,11 @@ LOGGING = {
             "level": "WARNING" if PARTY_SERVER else "INFO",
             "propagate": False,
         },
+        "bunco.fast": {  # which speed pieces run (BUNCO_FAST): one line at start, as above
+            "handlers": ["console"],
+            "level": "WARNING" if PARTY_SERVER else "INFO",
+            "propagate": False,
+        },
         # The event loop's hold-ups, when BUNCO_STALL_LOG asks for them: once each, as above.
         "bunco.stall_log": {"handlers": ["console"], "level": "WARNING", "propagate": False},
         # "Not Found: /l/<token>/"; "Forbidden (Permission denied): <path>", with no traceback
