@@ -31,7 +31,7 @@ import weakref
 
 from django.conf import settings
 
-from bunco_site.fast.layer_watch import is_watched_layer
+from parties.live.layer_watch import is_watched_layer
 
 logger = logging.getLogger(__name__)
 _warned = False

@@ -17,9 +17,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from bunco_site.fast import layer_watch
 from parties import access
 from parties.converters import IdConverter
+from parties.live import layer_watch
 from parties.live.announce import party_group, table_group
 from parties.models import Party, Round
 

@@ -6,7 +6,7 @@ import contextlib
 
 import pytest
 
-from bunco_site.fast.layer_watch import RESYNC, SubscriptionWatch
+from parties.live.layer_watch import RESYNC, SubscriptionWatch
 from tests.loops import on_a_loop_of_its_own
 
 
