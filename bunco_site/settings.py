@@ -359,7 +359,9 @@ PARTY_SOCKETS_PER_SESSION = 20
 # "0", "off" or "none" turns every one off (the game runs the same, slower under load); a
 # comma-separated list of names turns those on. The server patches have their own switch
 # (BUNCO_SERVER_TUNING, read by the launcher).
-FAST_PIECES = ("lean_door", "gate", "kept_threads", "layer_batch", "listen_backlog")
+FAST_PIECES = (
+    "lean_door", "gate", "kept_threads", "layer_batch", "socket_loop", "listen_backlog"
+)
 FAST = env_pieces("BUNCO_FAST", FAST_PIECES)
 
 # The gate (bunco_site/fast/gate.py; docs/deploy.md says when to change these). A tap not started

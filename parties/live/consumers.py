@@ -1,8 +1,6 @@
 """The websocket: it only pushes. A phone joins its party's group and the groups of the
 tables it shows; writes travel over HTTP."""
 
-import asyncio
-import functools
 import json
 import logging
 import re
@@ -10,13 +8,11 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
-from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 from django.conf import settings
 
+from bunco_site.fast import socket_loop
 from parties import access
 from parties.converters import IdConverter
 from parties.live import layer_watch
@@ -95,46 +91,20 @@ class PartyConsumer(AsyncWebsocketConsumer):
     same pre-rendered text for every phone, sent as is."""
 
     async def __call__(self, scope, receive, send):
-        """Channels' own loop, with the same handlers, less its cost per message: it waits on
-        the socket and the channel layer together with a new task and an `asyncio.wait` for
-        every message, which for a bell reaching 400 phones at once was most of the fan-out.
-        Here each source has one long-lived loop. As in Channels, the pushes wait until the
-        phone's connection has been handled (they would otherwise reach a socket not yet
-        accepted), and a failing handler ends the connection (the phone reconnects and
-        resyncs)."""
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = await self.channel_layer.new_channel()
-        self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-        self.base_send = send
+        """Channels' loop, or the lean one (bunco_site.fast.socket_loop); however the socket
+        ends (disconnect, error, cancel), it stops counting against its session."""
         self.counted = None  # the session key this socket is counted under
-        pushes = None
+        self.lean = socket_loop.in_use()
         try:
-            while True:
-                message = await receive()
-                await self.dispatch(message)
-                if pushes is None and message["type"] == "websocket.connect":
-                    pushes = asyncio.ensure_future(self._deliver_pushes())
-        except StopConsumer:
-            pass
+            if self.lean:
+                await socket_loop.run(self, scope, receive, send)
+            else:
+                await super().__call__(scope, receive, send)
         finally:
-            if pushes is not None:
-                pushes.cancel()  # the layer's receive unsubscribes the channel as it ends
-                await asyncio.gather(pushes, return_exceptions=True)
-            if self.counted is not None:  # however the socket ended: disconnect, error, cancel
+            if self.counted is not None:
                 _open_sockets[self.counted] -= 1
                 if not _open_sockets[self.counted]:
                     del _open_sockets[self.counted]
-
-    async def _deliver_pushes(self):
-        try:
-            while True:
-                await self.dispatch(await self.channel_receive())
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            logger.exception("a push to a phone failed; closing its socket")
-            await self.close()
 
     async def connect(self):
         party_id = self.scope["url_route"]["kwargs"]["party_id"]
@@ -191,14 +161,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
         return sorted(wanted - {None})
 
     async def dispatch(self, message):
-        """As Channels' own, less the database clean-up it runs before every event: a hop to
-        the sync thread for each phone on each update, measured as most of the fan-out's cost.
-        Only `connect` reads the database, through DatabaseSyncToAsync, which cleans up
-        around its own call."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            return await super().dispatch(message)  # Channels' error for an unknown type
-        await handler(message)
+        if self.lean:
+            return await socket_loop.dispatch(self, message)
+        return await super().dispatch(message)
 
     async def disconnect(self, code):
         layer_watch.forget(self)

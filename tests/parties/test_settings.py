@@ -192,8 +192,8 @@ def test_the_stall_log_is_off_unless_asked_and_takes_seconds():
 @pytest.mark.parametrize(
     "value, pieces",
     [
-        (None, "gate kept_threads layer_batch lean_door listen_backlog"),
-        ("all", "gate kept_threads layer_batch lean_door listen_backlog"),
+        (None, "gate kept_threads layer_batch lean_door listen_backlog socket_loop"),
+        ("all", "gate kept_threads layer_batch lean_door listen_backlog socket_loop"),
         ("0", ""),
         ("none", ""),
         ("gate, lean_door", "gate lean_door"),
@@ -210,4 +210,4 @@ def test_a_speed_piece_that_does_not_exist_stops_the_start_and_names_them_all():
     result = setting_in_a_new_process("FAST", BUNCO_FAST="gate,turbo")
     assert result.returncode != 0
     assert "BUNCO_FAST='gate,turbo' names no piece: turbo" in result.stderr
-    assert "lean_door, gate, kept_threads, layer_batch, listen_backlog" in result.stderr
+    assert "lean_door, gate, kept_threads, layer_batch, socket_loop, listen_backlog" in result.stderr
