@@ -18,7 +18,6 @@ from channels.testing import HttpCommunicator
 
 from bunco_site.asgi import application, django_asgi_app
 from bunco_site.fast import gate, tap_path
-from parties import taps
 from tests.loops import on_a_loop_of_its_own
 from tests.parties.test_settings import setting_in_a_new_process
 from tests.parties.test_tap_path import CountingDjango, _setup, post, rolls_at, tap
