@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -26,6 +27,11 @@ from parties.models import AccessLink, Party
 
 SESSION_LINKS = "bunco_links"  # ids of the links this browser redeemed
 SESSION_CODE_PARTIES = "bunco_code_parties"  # parties whose code this browser typed
+
+# Which links are live, written once: a link opens its party until it is revoked (reissued, or
+# its player gone). Every read of live links starts from it, the tap's hand-written statement
+# too (bunco_site.fast.tap_sql compiles `scoring_links` from it once a process).
+LIVE = Q(revoked_at__isnull=True)
 
 
 def token_for(link):
@@ -51,7 +57,7 @@ def link_for_token(token):
     if not token or len(token) > 100:
         return None
     return (
-        AccessLink.objects.filter(token_hash=hash_token(token), revoked_at__isnull=True)
+        AccessLink.objects.filter(LIVE, token_hash=hash_token(token))
         .select_related("party", "table", "player")
         .first()
     )
@@ -110,11 +116,28 @@ def grant_for(session, party):
     return _grant_of_links(session, party, _live_links(session, party.id))
 
 
+def live_links(party_id):
+    """The party's live links (LIVE)."""
+    return AccessLink.objects.filter(LIVE, party_id=party_id)
+
+
+def scoring_links(party_id, table_number):
+    """The party's live links that could score at the table, the host's and the table's own,
+    as (id, role, table number) rows: the tap reads them together with the session (one round
+    trip), before it knows which links the session holds, and keeps those it holds."""
+    could_score = Q(role=AccessLink.Role.HOST) | Q(
+        role=AccessLink.Role.TABLE, table__number=table_number
+    )
+    rows = live_links(party_id).filter(could_score).order_by()
+    return rows.values_list("id", "role", "table__number")
+
+
 def _live_links(session, party_id):
+    """The live links at the party among those the session redeemed."""
     ids = session.get(SESSION_LINKS, [])
     if not ids:
         return []
-    links = AccessLink.objects.filter(id__in=ids, party_id=party_id, revoked_at__isnull=True)
+    links = live_links(party_id).filter(id__in=ids)
     return list(links.select_related("table", "party").order_by())
 
 

@@ -1,6 +1,7 @@
 """Reads: what each screen shows, gathered in a few queries."""
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import segno
 from django.db.models import Q
@@ -115,8 +116,16 @@ def _table_view(number, seats, alone) -> TableView:
     return TableView(number, views, team_play=not alone)
 
 
+class Place(NamedTuple):
+    """Where a player sits: the table's number and their SeatView (named, not indexed: a
+    template's `place.seat` is a plain attribute, `place.1` a failed one first)."""
+
+    table: int
+    seat: SeatView
+
+
 def seat_of(round_: Round, player_id: int):
-    """Where a player sits this round, as a SeatView with its table number, or None."""
+    """Where a player sits this round, as a Place, or None."""
     number = (
         Seat.objects.filter(round=round_, player_id=player_id)
         .values_list("table__number", flat=True)
@@ -127,7 +136,7 @@ def seat_of(round_: Round, player_id: int):
     for table in seating(round_, [number]):
         for seat in table.seats:
             if seat.player_id == player_id:
-                return table.number, seat
+                return Place(table.number, seat)
     return None
 
 
@@ -149,7 +158,7 @@ class LinkView:
 def party_links(party: Party, base_url: str) -> list[LinkView]:
     """Every live link, with its full URL from `base_url`, in the order the host hands them out."""
     links = (
-        AccessLink.objects.filter(party=party, revoked_at__isnull=True)
+        access.live_links(party.id)
         .select_related("table", "player")
         .order_by("role", "table__number", "player__position")
     )
@@ -232,21 +241,6 @@ def live_round(party, round_):
     if party.status == party.Status.FINISHED:
         return None  # ended early: the round in play no longer counts
     return state.load(round_, party.rules)
-
-
-def live_tables(party, round_, numbers=None):
-    """The `table-N` fragment contexts of the round in play (all tables, or `numbers`)."""
-    from parties.pages import fragments
-
-    state_ = live_round(party, round_)
-    if state_ is None:
-        return []
-    count = len(state_.seating)
-    return [
-        fragments.table_context(party_id=party.id, live=state_, number=n, seq=party.seq)
-        for n in (numbers or range(1, count + 1))
-        if 1 <= n <= count
-    ]
 
 
 def fuzzy_die_holder(party):

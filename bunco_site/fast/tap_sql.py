@@ -3,7 +3,9 @@ writes on every tap.
 
 Django's ORM compiles each query anew, which was most of a tap's cost (bench/ measures it), so
 the few statements every tap runs are written out here; everything rarer (a replay, the bell,
-the round's close) stays in the ORM. These functions decide nothing: they read and write rows.
+the round's close) stays in the ORM. The one read that holds a rule of the app, which links are
+live (parties.access), is the ORM's own query compiled once a process, not written again here.
+These functions decide nothing: they read and write rows.
 
 The order is the point (the lesson of the first version): the party's row is locked in a
 statement of its own, and everything the decision needs is read in new statements after it.
@@ -17,22 +19,22 @@ pipeline), and the roll with its round's version in one statement.
 """
 
 import contextlib
+import functools
 from dataclasses import dataclass
 from datetime import UTC
 
 from django.db import connection
 from django.utils import timezone
 
+from parties import access
 from parties.models import Roll
 
 LOCK_PARTY_SQL = "SELECT status, paused_at, seq FROM parties_party WHERE id = %s"
-# The live links that could score at the table: the host's, and the table's own.
-LINKS_SQL = (
-    "SELECT l.id, l.role, t.number FROM parties_accesslink l "
-    "LEFT JOIN parties_table t ON t.id = l.table_id "
-    "WHERE l.party_id = %s AND l.revoked_at IS NULL "
-    "AND (l.role = 'host' OR (l.role = 'table' AND t.number = %s))"
-)
+# The live links that could score at the table are the ORM's query (parties.access
+# scoring_links: which links are live is written there once), compiled here once a process
+# with stand-ins for its two values, then run as the other statements are. The stand-ins are
+# in their columns' range: the ORM leaves a comparison with an out-of-range value out.
+_PARTY_STAND_IN, _TABLE_STAND_IN = 987_654_321, 32_109
 PLAYING_ROUND_SQL = (
     "SELECT id, version, started_at, target, ends_at FROM parties_round "
     "WHERE party_id = %s AND status = 'playing'"
@@ -126,6 +128,33 @@ def _pipelined():
     return connection.connection.pipeline()
 
 
+@functools.cache
+def _links_statement(vendor):
+    """(SQL, parameters, where the party's id goes, where the table's number goes), compiled
+    for the database in use (`vendor` keys the cache: the text is that database's SQL)."""
+    sql, params = access.scoring_links(_PARTY_STAND_IN, _TABLE_STAND_IN).query.sql_with_params()
+    params = list(params)
+    party_at, table_at = (
+        _only_place(params, stand_in) for stand_in in (_PARTY_STAND_IN, _TABLE_STAND_IN)
+    )
+    return sql, params, party_at, table_at
+
+
+def _only_place(params, stand_in):
+    places = [i for i, param in enumerate(params) if param == stand_in]
+    if len(places) != 1:
+        raise RuntimeError(f"the compiled links statement holds {stand_in} {len(places)} times")
+    return places[0]
+
+
+def links_statement(party_id, table_number):
+    """The links statement and its parameters for a table of a party."""
+    sql, params, party_at, table_at = _links_statement(connection.vendor)
+    params = list(params)
+    params[party_at], params[table_at] = party_id, table_number
+    return sql, params
+
+
 def _tap_id_value(tap_id):
     return Roll._meta.get_field("tap_id").get_db_prep_value(tap_id, connection)
 
@@ -147,7 +176,7 @@ def lock_and_read(party_id, table_number, tap_id, session_key=None):
             party.execute(LOCK_PARTY_SQL + lock, [party_id])
             if session_key is not None:
                 session.execute(SESSION_SQL, [session_key, now])
-            links.execute(LINKS_SQL, [party_id, table_number])
+            links.execute(*links_statement(party_id, table_number))
             round_.execute(PLAYING_ROUND_SQL, [party_id])
             tap.execute(EARLIER_TAP_SQL, [_tap_id_value(tap_id)])
         party_row = party.fetchone()

@@ -15,8 +15,9 @@ def link_reissue(*, party: Party, link_id: int) -> AccessLink:
     the host's answer carries the new one)."""
     # Locked so two quick taps on "New link" cannot both replace the same link.
     old = (
-        AccessLink.objects.select_for_update(of=("self",))
-        .filter(party=party, pk=link_id, revoked_at__isnull=True)
+        access.live_links(party.id)
+        .select_for_update(of=("self",))
+        .filter(pk=link_id)
         .order_by()
         .first()
     )

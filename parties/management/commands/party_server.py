@@ -165,9 +165,7 @@ def _host_entry(base):
 
 
 def _host_link(party, base):
-    link = AccessLink.objects.filter(
-        party=party, role=AccessLink.Role.HOST, revoked_at__isnull=True
-    ).first()
+    link = access.live_links(party.id).filter(role=AccessLink.Role.HOST).first()
     if link is None:
         return base + "parties/new/"
     return base.rstrip("/") + reverse("parties:redeem", args=[access.token_for(link)])
