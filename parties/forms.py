@@ -5,6 +5,7 @@ import dataclasses
 from django import forms
 
 from parties.exchange import player_csv
+from parties.pages.rules_summary import option_label
 from parties.party_limits import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -76,25 +77,21 @@ def _names_or_none(text):
         return None
 
 
-def _label(name):
-    return name.replace("_", " ").capitalize()
-
-
 def _option_field(f):
     help_text, choices = f.metadata["help"], f.metadata["choices"]
     if f.name == "prizes":
         return forms.MultipleChoiceField(
             label="Prizes",
             help_text=help_text,
-            choices=[(c, _label(c)) for c in choices],
+            choices=[(c, option_label(c)) for c in choices],
             widget=forms.CheckboxSelectMultiple,
             required=False,
         )
     if isinstance(f.default, bool):
-        return forms.BooleanField(label=_label(f.name), help_text=help_text, required=False)
+        return forms.BooleanField(label=option_label(f.name), help_text=help_text, required=False)
     coerce = int if isinstance(f.default, int) else str
     return forms.TypedChoiceField(
-        label=_label(f.name),
+        label=option_label(f.name),
         help_text=help_text,
         choices=[(c, str(c).replace("_", " ")) for c in choices],
         coerce=coerce,
@@ -102,22 +99,6 @@ def _option_field(f):
 
 
 OPTION_NAMES = [f.name for f in dataclasses.fields(Rules)]
-
-
-def _shown(value):
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, tuple):
-        return ", ".join(_label(item) for item in value) or "none"
-    return str(value).replace("_", " ")
-
-
-def rules_summary(rules):
-    """(label, value, help) for every option, as the host page lists the party's rules."""
-    return [
-        (_label(f.name), _shown(getattr(rules, f.name)), f.metadata["help"])
-        for f in dataclasses.fields(rules)
-    ]
 
 
 def preset_initial(preset):

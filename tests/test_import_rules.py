@@ -1,6 +1,7 @@
 """The house rules of the layout (docs/design.md), read from the code itself: the rules core
-imports no shell, the writes no screens, the reads no writes, a view no other view, the bench's
-tooling no tests; and no function of the app is longer than a reader takes in at once."""
+imports no shell, the writes no screens, the reads no writes and no pages, the pages no forms, a
+view no other view, the bench's tooling no tests; and no function of the app is longer than a
+reader takes in at once."""
 
 import ast
 from pathlib import Path
@@ -73,6 +74,10 @@ RULES = {
         ["parties.services"], ["parties.services.errors"]),
     # A page's context is built from reads; views call the pages, never the other way round.
     "pages import no views": (["parties.pages"], ["parties.views"], []),
+    # Pages build from reads, not sideways from the create form (which may use pages' words).
+    "pages import no forms": (["parties.pages"], ["parties.forms"], []),
+    # The reads are below the page builders: a page reads, a read builds no page.
+    "reads import no pages": (["parties.selectors", "parties.fuzzy_die"], ["parties.pages"], []),
     # One home for each screen's context (pages/): a view takes none from another view.
     "views import no other views": (
         ["parties.views"], ["parties.views"], ["parties.views.respond"]),

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 
+from parties import selectors
+
 PHASE_LABELS = {
     "playing": "Rolling",
     "finishing": "Bell! Finish your turn",
@@ -27,6 +29,19 @@ class SideView:
     points: int
     won: bool
     rolloff_score: int | None
+
+
+def live_tables(party, round_, numbers=None):
+    """The `table-N` fragment contexts of the round in play (all tables, or `numbers`)."""
+    state_ = selectors.live_round(party, round_)
+    if state_ is None:
+        return []
+    count = len(state_.seating)
+    return [
+        table_context(party_id=party.id, live=state_, number=n, seq=party.seq)
+        for n in (numbers or range(1, count + 1))
+        if 1 <= n <= count
+    ]
 
 
 def table_context(*, party_id, live, number, seq):

@@ -12,7 +12,7 @@ from parties import access, party_codes, selectors
 from parties.models import AccessLink
 from parties.pages import corrections as correction_context
 from parties.pages import facts as page_facts
-from parties.pages import host_grid
+from parties.pages import fragments, host_grid
 from parties.pages.links import join_url, site_url
 from parties.services import link as link_service
 from parties.services import party as party_service
@@ -41,7 +41,7 @@ def _host_grid(request, party, round_, tables):
     under the grid, 100 tables' rolls would be most of every refetch."""
     late_taps = correction_context.pending_late_taps(party)
     context = host_grid.host_grid_context(
-        live_contexts=selectors.live_tables(party, round_, None),
+        live_contexts=fragments.live_tables(party, round_, None),
         tables=tables,
         late_taps=late_taps,
         bell=bool(round_.bell_at),

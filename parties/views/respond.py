@@ -4,7 +4,7 @@ rendered once."""
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
-from parties import selectors
+from parties.pages import fragments
 
 
 def page(request, template, context):
@@ -15,5 +15,5 @@ def page(request, template, context):
 def live_html(party, round_, numbers):
     return [
         render_to_string("parties/_live_table.html", context)
-        for context in selectors.live_tables(party, round_, numbers)
+        for context in fragments.live_tables(party, round_, numbers)
     ]

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from parties import access, party_codes, selectors
 from parties.models import Party, Round
+from parties.pages import fragments
 from parties.pages.links import join_url
 from scoring.party import standing
 
@@ -59,7 +60,7 @@ def tv_context(request, party):
     round_ = selectors.current_round(party)
     tables_html = [
         render_to_string("parties/_live_table.html", table)
-        for table in selectors.live_tables(party, round_)
+        for table in fragments.live_tables(party, round_)
     ]
     between = not tables_html  # no round in play: the next seats and the standings
     over = party.status == Party.Status.FINISHED
