@@ -7,7 +7,7 @@ channel layer answers again the party's phones are told to refetch what they mis
 
 That covers what the writer sees fail. A push published while a server process's own subscriptions
 are broken is lost there with no error anywhere; each process finds that out for itself and resyncs
-its own sockets (bunco_site.fast.layer_watch). Neither covers the other: after a Redis restart the
+its own sockets (parties.live.layer_watch). Neither covers the other: after a Redis restart the
 writer's resync may go out before the other processes listen again, and a writer whose publish
 failed (its connection dropped, Redis away for less than a canary's interval, a process without
 sockets) leaves the subscribers nothing to notice.
@@ -149,7 +149,7 @@ def _recover():
     lost push: once the layer answers, it sends each party whose pushes were lost the events
     that failed (in order), then tells it to resync.
     The resync reaches the processes that listen at that moment; one that listens again only
-    later resyncs its own sockets when it does (bunco_site.fast.layer_watch)."""
+    later resyncs its own sockets when it does (parties.live.layer_watch)."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     layer = get_channel_layer()

@@ -1,10 +1,9 @@
 """What a round's close pushes, so that no phone has to refetch its page at the moment every
 phone of the party would (docs/performance.md, S6).
 
-Each phone is told its new seat in the push: the piece of its page that says where to sit next:
-what the partials the page itself includes render (`_where.html` on a player's page,
-`_round_head.html` and `_seating_card.html` on a table's), formatted without the template
-engine (parties.live.close_pieces: at 400 players the engine was most of the close's cost). The
+Each phone is told its new seat in the push: the piece of its page that says where to sit next,
+rendered by the partials the page itself includes (`_where.html` on a player's page,
+`_round_head.html` and `_seating_card.html` on a table's; parties.live.close_pieces). The
 pieces go to the closed round's table groups, those of one table together, since every page
 that shows a table watches that table: one event per table, carrying each of its pages' own
 message, rendered and serialised once; each socket sends its page only the one named by
@@ -48,9 +47,14 @@ def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seat
     `table` and `player` as a Seat has them), in table and seat order;
     `status` the party's status once the round has closed."""
     tables = selectors.table_views(seats, rules)
+    pieces = close_pieces.ClosePieces(
+        party_id=party_id, status=status, rules=rules, round_=next_round
+    )
     by_number = {table.number: table for table in tables}
     place_of = {
-        seat.player_id: (table.number, seat) for table in tables for seat in table.seats
+        seat.player_id: selectors.Place(table.number, seat)
+        for table in tables
+        for seat in table.seats
     }
     views = {}
     for number, seated in enumerate(closed_seating, start=1):
@@ -58,20 +62,16 @@ def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seat
         table = by_number.get(number)
         if table is not None:
             table_views[f"table-{number}"] = {
-                "html": close_pieces.round_head_html(rules=rules, round_=next_round, table=table)
-                + close_pieces.seating_card_html(table=table, number=number),
+                "html": pieces.table_page(table),
                 "tables": str(number),
             }
         for player_id in seated:
             place = place_of.get(int(player_id))
-            if place is None or place[1].is_ghost:
+            if place is None or place.seat.is_ghost:
                 continue  # a ghost has no page; a player not seated now refetches as before
             table_views[f"player-{player_id}"] = {
-                "html": close_pieces.where_html(
-                    party_id=party_id, status=status, rules=rules, round_=next_round,
-                    place=place,
-                ),
-                "tables": str(place[0]),
+                "html": pieces.player_page(place),
+                "tables": str(place.table),
             }
         views[number] = table_views
     return views

@@ -1,121 +1,92 @@
-"""The close's pieces formatted in Python (parties.live.close_pieces) are the partials' own bytes:
-each is checked here against the template the page includes, rendered in the same context, for
-names a user may type (HTML characters, quotes, braces, percent signs) and every branch."""
+"""The pieces a round's close pushes (parties.live.close_pieces) are the partials the pages
+include, rendered in the close's own context. Each is checked here against the page its phone
+refetches a moment later, for names a user may type (HTML characters, quotes, braces, percent
+signs), ghosts, tables of players alone and a play-to other than 21: a context the close builds
+differently from the page's fails here."""
 
-from dataclasses import replace
-from itertools import product
-from types import SimpleNamespace
+import re
 
 import pytest
-from django.template.loader import render_to_string
 
-from parties.live import close_pieces
-from parties.selectors import SeatView, TableView
-from scoring import PRESETS
+from parties import selectors
+from parties.models import AccessLink
+from parties.services.round import round_start
+from tests.parties import test_play
+from tests.parties.conftest import Browser, redeem
+from tests.parties.test_play import live, new_party
+from tests.parties.test_round_close_push import close_by_hand
+
+pushes = test_play.pushes  # the fixture recording what the writes push
+
+pytestmark = pytest.mark.django_db
 
 TRICKY = [
     'Ann <b>"the bold"</b>',
     "O'Brien & Sons",
     "<script>alert(1)</script>",
-    "{0} {name} %s %(x)s",
+    "{0} {name} %s %(x)s {{ x }} {% y %}",
     "Zoë 🎲 — ünïcode",
     "&amp; already escaped?",
+    "Plain Pat",
+    "Plain Quinn",
 ]
-RULES = [PRESETS["standard"], replace(PRESETS["standard"], play_to=11)]
+
+PARTIES = {
+    "teams": dict(names=TRICKY),
+    "ghosts": dict(names=TRICKY[:5]),  # 5 players, 3 ghosts: a ghost's partner keeps score
+    "alone, to 11": dict(names=TRICKY[:6], team_size=1, rotation="none", play_to=11),
+    "boxed plan": dict(preset="boxed_small", names=TRICKY[:6]),
+}
 
 
-def _round(set_number=2, number=3, target=3):
-    return SimpleNamespace(bunco_set=SimpleNamespace(number=set_number), number=number,
-                           target=target)
+def _squeezed(html):
+    return re.sub(r"\s+", " ", html).strip()
 
 
-def _table(number, names, *, team_play=True, ghosts=(), keeps=None):
-    """A TableView as selectors.table_views makes it: partners across the table at four."""
-    size = len(names)
-    seats = []
-    for position, name in enumerate(names, start=1):
-        partner = names[(position + 1) % 4] if team_play and size == 4 else ""
-        seats.append(SeatView(position, 100 * number + position, name, position in ghosts,
-                              partner, position == keeps))
-    return TableView(number, seats, team_play)
+def _without_keep_score_forms(html):
+    """The page less its keep-score forms: they carry the session's CSRF token, so the push
+    leaves them out and the page's refetch brings them."""
+    return re.sub(r'<form method="post" action="[^"]*/scorekeeper/".*?</form>', "", html, flags=re.S)
 
 
-def _tables():
-    yield _table(1, TRICKY[:4])
-    yield _table(2, TRICKY[2:6], keeps=2)
-    yield _table(3, TRICKY[1:5], ghosts=(1,))  # a ghost in seat 1: its partner keeps score
-    yield _table(4, TRICKY[:3], team_play=False)  # three players alone
-    yield _table(7, TRICKY[3:5], team_play=False, ghosts=(2,))
-    yield _table(12, ["A", "B", "C", "D"], ghosts=(3,), keeps=4)
+def _pieces(html):
+    """A pushed view's top-level elements (`_where.html` gives two, as the table's partials)."""
+    return re.split(r"\n(?=<(?:section|details|p)\b)", html.strip())
 
 
-def _context(rules, round_, status="playing", **more):
-    party = SimpleNamespace(id=42, status=status, rules=rules)
-    return {"party": party, "round": round_, "rules": rules, **more}
-
-
-@pytest.mark.parametrize("rules", RULES)
-def test_a_tables_pieces_are_the_partials_rendered(rules):
-    round_ = _round(target=5)
-    for table in _tables():
-        context = _context(rules, round_, table=table, number=table.number, live_html="")
-        assert close_pieces.round_head_html(
-            rules=rules, round_=round_, table=table
-        ) == render_to_string("parties/_round_head.html", context)
-        assert close_pieces.seating_card_html(
-            table=table, number=table.number
-        ) == render_to_string("parties/_seating_card.html", context)
-
-
-@pytest.mark.parametrize(("rules", "status"), list(product(RULES, ["playing", "break", "finished"])))
-def test_a_players_piece_is_the_partial_rendered(rules, status):
-    round_ = _round(set_number=1, number=6, target=6)
-    places = [None] + [
-        (table.number, seat) for table in _tables() for seat in table.seats
-    ]
-    for place in places:
-        expected = render_to_string("parties/_where.html", _context(rules, round_, status,
-                                                                    place=place))
-        assert close_pieces.where_html(
-            party_id=42, status=status, rules=rules, round_=round_, place=place
-        ) == expected
-
-
-def test_what_a_user_typed_reaches_the_pieces_escaped():
-    rules = RULES[0]
-    table = _table(1, ["<i>x</i>", "B", "C & D", 'say "hi"'])
-    html = (
-        close_pieces.round_head_html(rules=rules, round_=_round(), table=table)
-        + close_pieces.seating_card_html(table=table, number=1)
-        + close_pieces.where_html(party_id=1, status="playing", rules=rules, round_=_round(),
-                                  place=(1, table.seats[1]))
-    )
-    assert "<i>" not in html and "&lt;i&gt;x&lt;/i&gt;" in html
-    assert "C &amp; D" in html and "say &quot;hi&quot;" in html
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("names", [TRICKY[:5], [f"{n} <&>" for n in TRICKY] * 2])
-def test_the_pieces_of_a_real_partys_seating_are_the_partials_rendered(names):
-    """The same on the seats a party's database gives, ghosts and all (5 players: 3 ghosts)."""
-    from parties import selectors
-    from tests.parties.test_play import new_party
-
-    party = new_party(names=[f"{i} {name}" for i, name in enumerate(names)])
-    round_ = selectors.current_round(party)
-    tables = selectors.seating(round_)
-    assert any(seat.is_ghost for table in tables for seat in table.seats) == (len(names) == 5)
-    for table in tables:
-        context = _context(party.rules, round_, table=table, number=table.number, live_html="")
-        assert close_pieces.round_head_html(
-            rules=party.rules, round_=round_, table=table
-        ) == render_to_string("parties/_round_head.html", context)
-        assert close_pieces.seating_card_html(
-            table=table, number=table.number
-        ) == render_to_string("parties/_seating_card.html", context)
-        for seat in table.seats:
-            place = (table.number, seat)
-            assert close_pieces.where_html(
-                party_id=42, status="playing", rules=party.rules, round_=round_, place=place
-            ) == render_to_string("parties/_where.html", _context(party.rules, round_,
-                                                                  place=place))
+@pytest.mark.parametrize("kind", list(PARTIES))
+def test_every_pushed_piece_is_what_its_page_shows_after_the_close(
+    kind, pushes, django_capture_on_commit_callbacks
+):
+    party = new_party(**PARTIES[kind])
+    round_start(party=party)
+    _round, before = live(party)
+    with django_capture_on_commit_callbacks(execute=True):
+        close_by_hand(party, tables=len(before.seating))
+    per_table = [m for _g, m in pushes if m["type"] == "round" and "views" in m]
+    assert len(per_table) == len(before.seating)
+    host = Browser()
+    redeem(host, AccessLink.objects.get(party=party, role="host"))
+    nxt = selectors.current_round(party)
+    shown = 0
+    for message in per_table:
+        for view, piece in message["views"].items():
+            kind_, key = view.split("-")
+            page = host.get(
+                f"/parties/{party.id}/{'players' if kind_ == 'player' else 'table'}/{key}/",
+                HTTP_HX_REQUEST="true",  # what the page's own refetch (its resync) shows
+            ).content.decode()
+            on_page = _squeezed(_without_keep_score_forms(page))
+            pieces = _pieces(piece["html"])
+            assert len(pieces) == 2
+            for one in pieces:
+                assert _squeezed(one) in on_page, (view, one)
+            assert "<script>" not in piece["html"] and "<b>" not in piece["html"]
+            if kind_ == "player":
+                place = selectors.seat_of(nxt, int(key))
+                assert piece["tables"] == str(place.table)
+                assert f"<strong>table {place.table}</strong>, seat {place.seat.position}" in (
+                    piece["html"]
+                )
+            shown += 1
+    assert shown == len(before.seating) + len(PARTIES[kind]["names"])  # every page's piece
