@@ -30,7 +30,7 @@ SESSION_CODE_PARTIES = "bunco_code_parties"  # parties whose code this browser t
 
 # Which links are live, written once: a link opens its party until it is revoked (reissued, or
 # its player gone). Every read of live links starts from it, the tap's hand-written statement
-# too (bunco_site.fast.tap_sql compiles `scoring_links` from it once a process).
+# too (parties.services.tap_sql compiles `scoring_links` from it once a process).
 LIVE = Q(revoked_at__isnull=True)
 
 

@@ -12,6 +12,10 @@ pages to refetch). The lock serialises one party's writes; other parties are not
     party_file    the party file read in pieces, for party_import (no services of its own)
     round         round_start, bell_ring
     roll          roll_record (the tap), roll_undo, roll_void, roll_correct
+    roll_judging  what one roll does as the table stands (for roll_record; no services)
+    tap_sql       the tap's statements, written by hand: the lock and fresh reads, the roll
+    round_close   the round's close, inside the write that ended the round (no services)
+    close_sql     the close's rows, one statement a kind, written while the seats render
     late_tap      late_tap_hold, late_tap_apply, late_tap_dismiss
     player        player_leave, player_arrive, players_swap
     scorekeeper   scorekeeper_choose

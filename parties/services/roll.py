@@ -16,11 +16,11 @@ from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 
-from bunco_site.fast import tap_sql
 from parties import access, state
 from parties.live import announce
 from parties.models import Correction, Party, Roll, Round, RoundBell
 from parties.selectors import undoable_closed_round
+from parties.services import tap_sql
 from parties.services.changes import lock_party, party_changed, seq_bump
 from parties.services.correction import (
     columns_dice,

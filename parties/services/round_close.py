@@ -5,17 +5,17 @@ Runs inside the write that finished the last table (or the correction), with the
 locked (parties.services.changes.lock_party), so a round closes and rotates once.
 
 The rows it writes (a sheet line per player, a seat per player) are plain values written by
-bunco_site.fast.close_sql, not model instances: at 400 players building and saving instances was a
+parties.services.close_sql, not model instances: at 400 players building and saving instances was a
 quarter of the closing tap's CPU.
 """
 
 from typing import NamedTuple
 
-from bunco_site.fast import close_sql
 from parties.fuzzy_die import fuzzy_holder, previous_holder
 from parties.live import announce, close_push
 from parties.models import BuncoSet, Party, Player, Round, ScoreSheetLine, Seat, Table
 from parties.selectors import later_rounds
+from parties.services import close_sql
 from parties.services.changes import party_changed, seq_bump
 from scoring import Progress, next_seating, round_sheets
 

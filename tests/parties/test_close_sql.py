@@ -1,11 +1,11 @@
-"""The close's rows written as plain values (bunco_site.fast.close_sql) arrive as the ORM reads them."""
+"""The close's rows written as plain values (parties.services.close_sql) arrive as the ORM reads them."""
 
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from bunco_site.fast import close_sql
 from parties import selectors
 from parties.models import ScoreSheetLine, Seat
+from parties.services import close_sql
 from tests.parties.test_play import new_party
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """Which links are live is written once (parties.access.LIVE): the tap's hand-written
-statement (bunco_site.fast.tap_sql) is compiled from the ORM's query, so the pages' guard and
+statement (parties.services.tap_sql) is compiled from the ORM's query, so the pages' guard and
 the tap cannot disagree about a revoked link, another party's, or another table's."""
 
 import uuid
@@ -7,9 +7,9 @@ import uuid
 import pytest
 from django.db import transaction
 
-from bunco_site.fast import tap_sql
 from parties import access
 from parties.models import AccessLink
+from parties.services import tap_sql
 from parties.services.link import link_reissue
 from tests.parties.test_play import new_party
 
