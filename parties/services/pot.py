@@ -5,7 +5,7 @@ from django.db import transaction
 
 from parties import selectors
 from parties.models import Party
-from parties.services.changes import lock_party
+from parties.services.changes import lock_party, party_changed
 from parties.services.errors import PartyError
 from scoring.pot import Pot, PotError, money, parse_money
 
@@ -18,6 +18,7 @@ def pot_set(*, party: Party, data) -> Pot:
     pot = pot_from_form(data, [row.key for row in prize_rows], selectors.buy_ins(party))
     Party.objects.filter(pk=party.pk).update(pot=pot.to_dict())
     party.pot = pot.to_dict()
+    party_changed(party, "pot")  # the results, the TV and the players' sheets show the money
     return pot
 
 

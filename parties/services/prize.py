@@ -7,7 +7,7 @@ from django.db import transaction
 
 from parties import selectors
 from parties.models import PrizeRollOff
-from parties.services.changes import lock_party
+from parties.services.changes import lock_party, party_changed
 from parties.services.errors import PartyError
 from scoring.table import ROLLOFF_DICE
 
@@ -42,3 +42,4 @@ def prize_rolloff_record(*, party, category: str, totals: dict | None) -> None:
                      total=total, rolled_by_app=by_app)
         for pid, total in totals.items()
     )
+    party_changed(party, "prizes")  # the results and the TV show the circuit's outcome

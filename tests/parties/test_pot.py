@@ -25,8 +25,10 @@ def section(page, id_):
 
 
 def test_equal_shares_of_twelve_buy_ins(host, tied_party):  # noqa: F811
+    seq = Party.objects.get(pk=tied_party.pk).seq
     response = set_pot(host, tied_party, buy_in="6", unit="percent", tied="rolloff")
     assert "The pot is set." in response.content.decode()
+    assert Party.objects.get(pk=tied_party.pk).seq == seq + 1  # its pages refetch the money
     pot = section(results(host, tied_party), "pot")
     assert "<strong>72.00</strong>: 12 players × 6.00" in pot
     # Three prizes, $24 each; but nobody rolled a Bunco, so that share goes to the other two
@@ -86,9 +88,11 @@ def test_ten_losers_share_eleven_dollars_exactly(host, tied_party):  # noqa: F81
 def test_a_pot_that_does_not_add_up_is_refused_and_nothing_changes(host, tied_party, data,  # noqa: F811
                                                                    message):
     set_pot(host, tied_party, buy_in="5")
+    seq = Party.objects.get(pk=tied_party.pk).seq
     response = set_pot(host, tied_party, **{"unit": "percent", **data})
     assert message in response.content.decode().replace("&#x27;", "'")
     assert Party.objects.get(pk=tied_party.pk).pot["buy_in_cents"] == 500
+    assert Party.objects.get(pk=tied_party.pk).seq == seq  # no page told of a refused pot
 
 
 def test_only_the_host_sets_the_pot_and_players_see_it(tied_party, player, keeper, host):  # noqa: F811

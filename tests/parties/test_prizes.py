@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from parties.models import PrizeRollOff, Round, ScoreSheetLine, Seat
+from parties.models import Party, PrizeRollOff, Round, ScoreSheetLine, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -26,6 +26,10 @@ def prize_text(browser, party, key):
     return page[start : page.index("</li>", start)]
 
 
+
+def seq_of(party):
+    return Party.objects.get(pk=party.pk).seq
+
 def test_a_tie_is_shown_for_a_roll_off_not_settled_silently(tied_party, player):
     text = prize_text(player, tied_party, "most_wins")
     assert "Ann, Bea" in text and "tie: roll-off" in text
@@ -35,7 +39,9 @@ def test_a_tie_is_shown_for_a_roll_off_not_settled_silently(tied_party, player):
 def test_the_host_enters_totals_and_the_highest_wins(host, tied_party):
     ann, bea = (tied_party.players.get(name=n) for n in ("Ann", "Bea"))
     url = reverse("parties:prize_rolloff", args=[tied_party.id, "most_wins"])
+    seq = seq_of(tied_party)
     host.post(url, {f"total-{ann.id}": "9", f"total-{bea.id}": "9"})  # still tied: again
+    assert seq_of(tied_party) == seq + 1  # the results and the TV refetch the circuit
     text = prize_text(host, tied_party, "most_wins")
     assert "tie: roll-off again" in text
     host.post(url, {f"total-{ann.id}": "8", f"total-{bea.id}": "14"})
@@ -48,6 +54,7 @@ def test_the_host_enters_totals_and_the_highest_wins(host, tied_party):
 
 def test_bad_totals_are_refused_and_change_nothing(host, tied_party):
     ann, bea = (tied_party.players.get(name=n) for n in ("Ann", "Bea"))
+    seq = seq_of(tied_party)
     url = reverse("parties:prize_rolloff", args=[tied_party.id, "most_wins"])
     for data in [{f"total-{ann.id}": "2", f"total-{bea.id}": "9"},
                  {f"total-{ann.id}": "9"},
@@ -60,6 +67,7 @@ def test_bad_totals_are_refused_and_change_nothing(host, tied_party):
                              {"roll": "1"}, follow=True)
         assert "not waiting for a roll-off" in response.content.decode()
     assert not PrizeRollOff.objects.exists()
+    assert seq_of(tied_party) == seq  # no page is told of a change that was not made
 
 
 def test_the_app_rolls_for_them_when_asked(host, tied_party):
