@@ -21,7 +21,6 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 
 from parties.models import AccessLink, Party
 
@@ -261,11 +260,6 @@ def client_network(request):
     if address.version == 6:
         return str(ipaddress.ip_network(f"{address}/64", strict=False))
     return str(address)
-
-
-def revoke_now(link):
-    link.revoked_at = timezone.now()
-    link.save(update_fields=["revoked_at"])
 
 
 def session_link_ids(session_data):

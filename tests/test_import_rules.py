@@ -1,7 +1,7 @@
 """The house rules of the layout (docs/design.md), read from the code itself: the rules core
 imports no shell, the writes no screens, the reads no writes and no pages, the pages no forms, a
-view no other view, the bench's tooling no tests; and no function of the app is longer than a
-reader takes in at once."""
+view no other view, the bench's tooling no tests; every row write is a service's; and no function
+of the app is longer than a reader takes in at once."""
 
 import ast
 from pathlib import Path
@@ -119,3 +119,46 @@ def test_no_function_of_the_app_is_longer_than_60_lines():
         and node.end_lineno - node.lineno + 1 > LONGEST_FUNCTION
     ]
     assert long == []
+
+
+# A model's or a queryset's writes, spelled as the app spells them.
+WRITE_CALLS = {"save", "delete", "bulk_create", "bulk_update", "create", "get_or_create",
+               "update_or_create"}
+
+
+def row_writes(path, root=ROOT):
+    """Calls in `path` that write rows: x.save(), x.delete(), X.objects....create() and the
+    like, and any .update() on a manager or a queryset (`.objects.` or `.filter(` before it)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        method, target = node.func.attr, ast.unparse(node.func.value)
+        on_rows = ".objects" in target or "objects." in target or ".filter(" in target
+        if method in {"save", "delete"} and "session" not in target or (
+            method in WRITE_CALLS | {"update"} and on_rows
+        ):
+            found.append((str(path.relative_to(root)), node.lineno, f"{target}.{method}"))
+    return found
+
+
+def test_every_row_write_of_the_game_is_in_services():
+    """Writes live in parties/services/ (the close and the tap's statements included); the
+    admin (Django's own screens) and the migrations aside."""
+    writes = [
+        write
+        for path in sorted((ROOT / "parties").rglob("*.py"))
+        if not {"services", "migrations"} & set(path.parts) and path.name != "admin.py"
+        for write in row_writes(path)
+    ]
+    assert writes == []
+
+
+def test_the_write_finder_sees_the_usual_spellings(tmp_path):
+    module = tmp_path / "writes.py"
+    module.write_text(
+        "link.save(update_fields=['revoked_at'])\nParty.objects.filter(pk=1).update(seq=2)\n"
+        "Roll.objects.create(x=1)\nnames.update({})\nrequest.session.save()\n"
+    )
+    found = [call for _path, _line, call in row_writes(module, tmp_path)]
+    assert found == ["link.save", "Party.objects.filter(pk=1).update", "Roll.objects.create"]

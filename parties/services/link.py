@@ -1,6 +1,7 @@
 """Writes to a party's links: a host gives a lost or leaked link a replacement."""
 
 from django.db import transaction
+from django.utils import timezone
 
 from parties import access
 from parties.live import announce
@@ -23,7 +24,8 @@ def link_reissue(*, party: Party, link_id: int) -> AccessLink:
     )
     if old is None:
         raise PartyError("That link is not one of this party's live links.")
-    access.revoke_now(old)
+    old.revoked_at = timezone.now()
+    old.save(update_fields=["revoked_at"])
     new = access.new_salted(
         AccessLink(party=party, role=old.role, table=old.table, player=old.player)
     )
