@@ -1,4 +1,4 @@
-"""A scorekeeper's phone in Chromium meets a server turning taps away (bunco_site.fast.admission): the
+"""A scorekeeper's phone in Chromium meets a server turning taps away (bunco_site.fast.gate): the
 tap stays in the outbox as "server busy" (calm, not an error), the tap entered behind it waits
 its turn, and once the server can start it both land, in order, each once, in one request
 (the outbox sends the taps waiting at a table together).

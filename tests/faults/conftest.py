@@ -53,7 +53,7 @@ def redis():
 
 def servers_env(pg, redis, **extra):
     """The environment of every process of a fault test: the same database, the same Redis.
-    The tap's admission wait (bunco_site/fast/admission.py) is long: these tests hold a party's row
+    The gate's wait for a tap (bunco_site/fast/gate.py) is long: these tests hold a party's row
     lock from outside the app, and the taps of that party queue behind it on purpose
     (tests/faults/test_overload.py sets its own short wait)."""
     return production_env({"DATABASE_URL": pg.url}, redis.url, **{"BUNCO_TAP_WAIT": "60", **extra})

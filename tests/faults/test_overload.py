@@ -1,5 +1,5 @@
-"""A server past its capacity turns taps away instead of queueing them (bunco_site.fast.admission): a
-real daphne process in production mode, its admission wait made short (0.2 s), and one tap of
+"""A server past its capacity turns taps away instead of queueing them (bunco_site.fast.gate): a
+real daphne process in production mode, its gate's wait made short (0.2 s), and one tap of
 the party held inside it, waiting on the party's row lock (held from outside the app) with the
 party's turn. Every other tap of the party, through either way in, is answered 503 busy with
 Retry-After while that one is still held, and nothing is written for it; sent again after the
@@ -15,19 +15,6 @@ import uuid
 from tests.faults.db import PartyLock
 from tests.faults.party import MISS, SCORE
 from tests.faults.phone import Phone
-
-
-def outbox_send(phone, table, tap_id, seen, dice, limit=20):
-    """The page's outbox: send, and on a busy answer wait what it asks and send the same tap
-    again. (answer, busy answers had)."""
-    busy = 0
-    while True:
-        answer = phone.tap_once(table, tap_id, seen, dice=dice)
-        if answer.status != 503:
-            return answer, busy
-        busy += 1
-        assert busy < limit, f"still busy after {limit} tries: {answer}"
-        time.sleep(answer.json["retry_after"])
 
 
 def assert_busy(answer):
@@ -76,13 +63,13 @@ def test_taps_the_server_cannot_start_are_answered_busy_and_each_is_stored_once_
 
     versions = {}
     for table, keeper in keepers.items():
-        answer, _busy = outbox_send(keeper, table, taps[table], 0, SCORE)
+        answer = keeper.tap(table, taps[table], 0, dice=SCORE)  # as the outbox sends it
         assert answer.status == 200 and answer.json["status"] == "saved", answer
         versions[table] = answer.json["version"]
         again = keeper.tap_once(table, taps[table], 0, dice=SCORE)
         assert again.json["status"] == "duplicate", again
     next_tap = uuid.uuid4()  # and the table goes on as usual
-    answer, _busy = outbox_send(keepers[2], 2, next_tap, versions[2], MISS)
+    answer = keepers[2].tap(2, next_tap, versions[2], dice=MISS)
     assert answer.json["status"] == "saved", answer
 
     stored = [row[2] for row in pg.rolls(round_id)]
@@ -93,7 +80,7 @@ def test_taps_the_server_cannot_start_are_answered_busy_and_each_is_stored_once_
 def test_a_process_with_every_slot_taken_turns_a_tap_away_and_lets_it_in_first_at_its_turn(
     pg, make_party, daphnes
 ):
-    """The bound on the taps in hand (bunco_site.fast.tap_limit) and the line (bunco_site.fast.tap_line) on
+    """The bound on the taps in hand (the gate's slots) and the line (bunco_site.fast.gate) on
     the fast path, in production mode: with BUNCO_TAP_SLOTS=4, three taps of three parties
     held on their parties' row locks take the three slots a table that has not waited may
     have, and a fourth party's tap is answered busy at once, though its own party and the

@@ -71,7 +71,7 @@ class Scorekeeper:
         self.page = context.new_page()
         self.posted = []  # tap ids the page sent: each POST's, and those queued behind it
         self.statuses = []
-        self.turned_away = 0  # the app's busy answers (503 with Retry-After: bunco_site.fast.admission)
+        self.turned_away = 0  # the app's busy answers (503 with Retry-After: bunco_site.fast.gate)
         self.page.on("request", self._request)
         self.page.on("response", self._response)
         self.page.goto(f"{proxy.url}/l/{party.table_tokens[number]}/")
