@@ -5,14 +5,15 @@ shows its new seat (docs/performance.md). Run through bench.live:
 
 The party has 100 tables; its 400 phones are what a room holds: each table's scorekeeper on the
 table's page, the other players on their own player pages. Each phone here does what
-static/parties/live.js does: it keeps one websocket, sends the heartbeat, and on a push that
-asks for it refetches its page's live region (`GET <page>` with htmx's headers, one fetch at a
-time, one more if asked meanwhile); when the page it fetched watches other tables (a player who
-moved) it closes its socket and reconnects after the page's back-off (~0.5 s), and refetches on
-reopening, as the page does. A round close's push that carries the page's new seat (for its
-`data-view`) is shown at once, and the rest of the page refetched at a random moment: after
-the push's `refetch_after`, within its `refetch_within` more (a player who moved reconnects
-then instead, and refetches on reopening).
+static/parties/live.js does, by bench.phone's rules (pushes.py: what each push makes the page
+do; fetch.py: what a resync and a tap send): it keeps one websocket, sends the heartbeat, and
+on a push that asks for it refetches its page's live region (`GET <page>` with htmx's headers,
+one fetch at a time, one more if asked meanwhile); when the page it fetched watches other
+tables (a player who moved) it closes its socket and reconnects after the page's back-off
+(~0.5 s), and refetches on reopening, as the page does. A round close's push that carries the
+page's new seat (for its `data-view`) is shown at once, and the rest of the page refetched at a
+random moment: after the push's `refetch_after`, within its `refetch_within` more (a player
+who moved reconnects then instead, and refetches on reopening).
 
 A close is played as the room plays it: the host starts the round (not in the first, started at
 setup), rings the bell, every table scores a point and 99 of them tap their finishing miss,
@@ -35,19 +36,39 @@ import asyncio
 import gc
 import json
 import random
-import re
 import statistics
 import subprocess
 import sys
 import time
 import uuid
 
+from bench.phone import (
+    NEXT_SEAT,
+    PING,
+    PING_EVERY,
+    PONG,
+    PONG_WITHIN,
+    RESYNC,
+    LivePage,
+    busy_wait,
+    encode_form,
+    fetch_headers,
+    live_region,
+    next_seat_delay,
+    parse_answer,
+    reconnect_delay,
+    refetch_headers,
+    socket_path,
+    table_page,
+    tap_answers,
+    tap_form,
+    tap_path,
+)
+
 now = time.monotonic
-HEARTBEAT_S = 15.0
 BUSY_MOST = 20  # busy answers one tap may meet before the bench gives it up
 DROPPED_MOST = 5  # connections one tap may see dropped before the bench gives it up
-LIVE_DIV = re.compile(rb'<div id="live"([^>]*)>')
-ATTR = re.compile(rb'data-(seq|round|tables)="([^"]*)"')
+TRIES_MOST = 3  # stale answers (and connections dropped past DROPPED_MOST) before it gives up
 
 
 def pct(values, q):
@@ -75,7 +96,7 @@ def phones_of(party):
     pid = party["id"]
     phones = [
         {
-            "path": f"/parties/{pid}/table/{n}/",
+            "path": table_page(pid, n),
             "cookie": party["table_cookies"][str(n)],
             "tables": [n],
             "view": f"table-{n}",
@@ -232,37 +253,41 @@ class Close:
 
 
 class Phone:
-    """One phone as static/parties/live.js drives it."""
+    """One phone as static/parties/live.js drives it: bench.phone's LivePage says what each push
+    makes the page do; this is its asyncio shell (a `websockets` socket, a keep-alive HTTP
+    connection, timers) and what S6 counts of it."""
 
     def __init__(self, gen, index, spec):
         from bench.rawhttp import Pool
 
         self.gen, self.index = gen, index
-        self.path, self.cookie, self.view = spec["path"], spec["cookie"], spec["view"]
+        self.path, self.cookie = spec["path"], spec["cookie"]
+        self.page = LivePage(spec["view"])  # what live.js remembers between pushes
         self.tables = ",".join(str(t) for t in spec["tables"])
-        self.last_seq = 0
-        self.greeted = False  # the first socket's hello was compared with the page
-        self.round = None  # the round the page shows (data-round)
+        self.round = None  # the round the page shows (its #live data-round)
         self.ws = None
         self.ever_opened = False
+        self.pong_timer = None
         self.refetching = None
         self.wanted = False
         self.close = None  # the close this phone was told of and has not shown yet
+        self.close_told = None
         host, port = gen.plan["http"].split(":")
         self.http = Pool(host, int(port))  # a browser keeps its own keep-alive connection
 
     async def open(self):
         from websockets.asyncio.client import connect
 
-        pid = self.gen.party["id"]
-        uri = f"ws://{self.gen.plan['ws']}/ws/parties/{pid}/?tables={self.tables}&view={self.view}"
-        uri += f"&phone={self.index}"  # the baseline's name for the phone; the app ignores it
+        # S6 opens every socket before it loads the pages (bench's setup, not the page's order):
+        # the first socket names no round; a reopened one names the round its page shows.
+        path = socket_path(self.gen.party["id"], self.tables, self.round, self.page.view)
+        path += f"&phone={self.index}"  # the baseline's name for the phone; the app ignores it
         self.ws = await connect(
-            uri,
+            f"ws://{self.gen.plan['ws']}{path}",
             additional_headers={"Cookie": self.cookie, "Origin": self.gen.origin},
             compression=None,
             max_size=None,
-            ping_interval=None,
+            ping_interval=None,  # the page's heartbeat is its own
             open_timeout=60,
             close_timeout=2,
         )
@@ -271,24 +296,15 @@ class Phone:
         self.ever_opened = True
 
     async def live(self):
-        """Listen; reconnect as the page does when the socket closes: after 0.5 s, doubling
-        on each failed attempt up to 10 s, with jitter."""
+        """Listen; reconnect as the page does when the socket closes (reconnect_delay)."""
         attempts = 0
         while not self.gen.stopping:
             if self.ws is not None:
-                beat = asyncio.create_task(self.heartbeat(self.ws))
-                try:
-                    async for message in self.ws:
-                        self.receive(message, now())
-                except Exception as error:  # closed under us: the page reconnects
-                    self.gen.errors[f"socket: {type(error).__name__}"[:80]] += 1
-                beat.cancel()
-                self.ws = None
+                await self.listen()
             if self.gen.stopping:
                 return
-            delay = min(10.0, 0.5 * 2**attempts) * (0.75 + random.random() / 2)
+            await asyncio.sleep(reconnect_delay(attempts, random.random()))
             attempts += 1
-            await asyncio.sleep(delay)
             try:
                 await self.open()
                 attempts = 0
@@ -296,63 +312,75 @@ class Phone:
             except Exception as error:
                 self.gen.errors[f"reconnect: {type(error).__name__}"[:80]] += 1
 
+    async def listen(self):
+        beat = asyncio.create_task(self.heartbeat(self.ws))
+        try:
+            async for message in self.ws:
+                self.receive(message, now())
+        except Exception as error:  # closed under us: the page reconnects
+            self.gen.errors[f"socket: {type(error).__name__}"[:80]] += 1
+        beat.cancel()
+        self.pong_awaited(None)
+        self.ws = None
+
     async def heartbeat(self, ws):
-        await asyncio.sleep(random.uniform(0, HEARTBEAT_S))
+        """The page's PING every PING_EVERY seconds; no PONG within PONG_WITHIN, it closes the
+        socket. The page's first ping is PING_EVERY after opening; S6's phones, all opened at
+        once, start at random moments, as a room's phones (loaded one by one) do."""
+        await asyncio.sleep(random.uniform(0, PING_EVERY))
         while True:
             try:
-                await ws.send("ping")
+                await ws.send(PING)
             except Exception:
                 return
-            await asyncio.sleep(HEARTBEAT_S)
+            self.pong_awaited(ws)
+            await asyncio.sleep(PING_EVERY)
+
+    def pong_awaited(self, ws):
+        """Wait PONG_WITHIN for `ws`'s pong (None: a pong came, or the socket closed)."""
+        if self.pong_timer is not None:
+            self.pong_timer.cancel()
+            self.pong_timer = None
+        if ws is not None:
+            loop = asyncio.get_running_loop()
+            self.pong_timer = loop.call_later(PONG_WITHIN, self.no_pong, ws)
+
+    def no_pong(self, ws):
+        self.pong_timer = None
+        self.gen.errors["socket: no pong"] += 1
+        asyncio.ensure_future(ws.close())  # the socket is dead: live() reconnects
 
     def receive(self, text, t):
-        if text == "pong":
-            return
+        if text == PONG:
+            return self.pong_awaited(None)
         message = json.loads(text)
-        kind = message.get("type")
-        if kind == "hello":  # the page's first socket compares it with what it fetched
-            if not self.greeted:
-                self.greeted = True
-                if message["seq"] > self.last_seq:
-                    self.resync()
-            return
-        if kind == "table":
-            return  # applied in place (a table of another round makes the page refetch)
-        if kind == "resync":
-            return self.resync()
-        if kind == "seat":  # the baseline's own seat message
-            close = self.gen.close
-            if close is not None:
-                close.show(self.index, t)
-            return
-        if kind == "round" and "views" in message:
-            return self.show_next_seat(message, t)
-        if message.get("seq", 0) <= self.last_seq:
-            return
-        self.last_seq = message["seq"]
-        if kind == "bell":
-            return  # the banner; the tables' updates follow it
-        if kind == "round" and message.get("what") == "closed":
-            self.close = self.gen.close
-            self.close_told = t
-        self.resync()
+        if message.get("type") == "seat":  # the baseline's own message: this phone's seat
+            return self.shown_at(t)
+        reaction = self.page.receive(message)
+        if reaction.action == NEXT_SEAT:
+            self.show_next_seat(message, reaction.piece, t)
+        elif reaction.action == RESYNC:
+            if message.get("type") == "round" and message.get("what") == "closed":
+                self.close, self.close_told = self.gen.close, t  # shown once refetched
+            self.resync()
+        # TABLE: the page applies the table in place (resyncing if it is of another round):
+        # S6's phones keep no tables, nothing of them is measured. BELL: the page refetches
+        # 3 s later if a table still shows no bell; the tables' updates follow the bell, and
+        # S6's phones leave that check out.
 
-    def show_next_seat(self, message, t):
-        """The round's close carried this page's new seat: shown at once; the rest of the page
-        is refetched at a random moment after `refetch_after` and within `refetch_within` more
-        (a player who moved reconnects instead, and the reopened socket refetches)."""
-        view = message["views"].get(self.view)
-        if view is None or message["seq"] <= self.last_seq:
-            return
-        self.last_seq = message["seq"]
+    def shown_at(self, t):
         close = self.gen.close
         if close is not None:
             close.show(self.index, t)
+
+    def show_next_seat(self, message, piece, t):
+        """The round's close carried this page's new seat: shown at once; the rest of the page
+        is refetched at next_seat_delay (a player who moved reconnects instead, and the
+        reopened socket refetches)."""
+        self.shown_at(t)
         self.gen.seats_pushed += 1
-        delay = (message.get("refetch_after") or 0) + random.uniform(
-            0, message.get("refetch_within") or 0
-        )
-        asyncio.get_running_loop().call_later(delay, self.later, view["tables"])
+        delay = next_seat_delay(message, random.random())
+        asyncio.get_running_loop().call_later(delay, self.later, piece["tables"])
 
     def later(self, tables):
         if tables != self.tables:
@@ -379,28 +407,27 @@ class Phone:
             self.refetching = None
 
     async def refetch(self):
+        """htmx fetching the page's live region; a player who moved then watches its new table."""
         started = now()
-        origin = f"http://{self.gen.plan['http']}"
-        status, body = await self.http.request(
-            "GET",
-            self.path,
-            {
-                "Cookie": self.cookie,
-                "HX-Request": "true",
-                "HX-Current-URL": origin + self.path,
-                "HX-Target": "live",
-                "Accept": "text/html",
-            },
-        )
+        headers = {"Cookie": self.cookie, **refetch_headers(self.gen.http_origin, self.path)}
+        status, body = await self.http.request("GET", self.path, headers)
         t = now()
         self.gen.refetches += 1
         if status != 200:
             self.gen.errors[f"refetch http {status}"] += 1
             return
-        found = LIVE_DIV.search(body)
-        attrs = {k.decode(): v.decode() for k, v in ATTR.findall(found[1])} if found else {}
-        self.last_seq = max(self.last_seq, int(attrs.get("seq") or 0))
-        old_round, self.round = self.round, attrs.get("round")
+        region = live_region(body.decode(errors="replace"))
+        self.page.refetched(region)
+        old_round, self.round = self.round, region.round if region else None
+        self.refetched_close(started, t, old_round)
+        tables = region.tables if region else self.tables
+        if tables != self.tables:
+            self.tables = tables
+            if self.ws is not None:
+                await self.ws.close()
+
+    def refetched_close(self, started, t, old_round):
+        """A refetch begun at `started` landed at `t`: the close it shows, if any."""
         close = self.close
         if close is not None and started >= self.close_told:
             self.close = None
@@ -411,11 +438,6 @@ class Phone:
             # seat once a refetch (its reopened socket's) brings the next round
             if self.round != current.rounds.get(self.index):
                 current.show(self.index, t)
-        tables = attrs.get("tables", self.tables)
-        if tables != self.tables:  # a player who moved watches the new table
-            self.tables = tables
-            if self.ws is not None:
-                await self.ws.close()
 
 
 class Generator:
@@ -427,6 +449,7 @@ class Generator:
         self.plan = plan
         self.party = plan["party"]
         self.origin = plan["origin"]
+        self.http_origin = f"http://{plan['http']}"
         host, port = plan["http"].split(":")
         self.pool = Pool(host, int(port))
         self.errors = Counter()
@@ -436,6 +459,9 @@ class Generator:
         self.versions = {}
 
     def host_headers(self):
+        # Not the page's: the host's buttons are plain form posts answered with a redirect
+        # (bench.phone.form_headers). S6 posts them as a fetch wanting JSON, answered in JSON:
+        # the host's page, which the redirect would fetch, is not what S6 measures.
         return {
             "Cookie": self.party["host_cookie"],
             "X-CSRFToken": self.party["csrf"],
@@ -459,54 +485,57 @@ class Generator:
 
     async def tap(self, table, outcome="miss", *, closing=False):
         """A quick-button roll at `table`; retried with the version a stale answer gives."""
-        pid = self.party["id"]
         tap_id = uuid.uuid4()  # a tap sent again is the same tap: the server saves it once
-        busy = dropped = 0
-        attempt = 0
-        while attempt < 3:
-            attempt += 1
-            seen = self.versions.get(table, 0)
-            body = f"tap_id={tap_id}&seen={seen}&outcome={outcome}"
-            if closing and self.plan["target"] == "baseline":
-                body += "&close=1"
-            headers = {
-                "Cookie": self.party["table_cookies"][str(table)],
-                "Origin": self.origin,
-                "X-CSRFToken": self.party["csrf"],
-                "Accept": "application/json",
-                "Content-Type": "application/x-www-form-urlencoded",
-            }
+        busy = dropped = tries = 0
+        while tries < TRIES_MOST:
             try:
-                status, data = await self.pool.request(
-                    "POST", f"/parties/{pid}/table/{table}/rolls/", headers, body.encode()
-                )
+                answer = await self.send_tap(table, tap_id, outcome, closing)
             except (OSError, asyncio.IncompleteReadError) as error:
                 # a keep-alive connection the server closed while idle: send it again, as the
                 # page's outbox does
                 self.errors[f"tap resent: {type(error).__name__}"] += 1
                 dropped += 1
-                if dropped <= DROPPED_MOST:
-                    attempt -= 1  # not an answer: the stale retries are for answers
+                if dropped > DROPPED_MOST:
+                    tries += 1  # the first ones are no answer: the tries are for answers
                 continue
-            answer = json.loads(data) if data.startswith(b"{") else {}
-            if status == 503 and answer.get("status") == "busy" and busy < BUSY_MOST:
-                # turned away unstarted (bunco_site/fast/admission.py): the page's outbox sends the
-                # same tap again at its table's turn, the wait asked, x1-1.2 at random
+            if answer.busy and busy < BUSY_MOST:
+                # turned away unstarted (bunco_site/fast/gate.py): the page's outbox sends the
+                # same tap again at its table's turn, after busy_wait
                 self.errors["tap busy, sent again"] += 1
-                delay = min(30.0, max(0.2, answer.get("retry_after", 1)))
                 busy += 1
-                attempt -= 1
-                await asyncio.sleep(delay * (1 + 0.2 * random.random()))
+                await asyncio.sleep(busy_wait(answer, random.random()))
                 continue
-            if answer.get("status") == "stale":
-                self.versions[table] = answer["version"]
-                continue
-            if answer.get("version") is not None:
-                self.versions[table] = answer["version"]
-            if answer.get("status") != "saved":
-                self.errors[f"tap {status} {answer.get('status')}"] += 1
-            return
+            if not self.take_answer(table, answer):
+                return
+            tries += 1
         self.errors["tap stale thrice, or its connection dropped"] += 1
+
+    async def send_tap(self, table, tap_id, outcome, closing):
+        """Send the tap once, as the page's fetch() does: its Answer."""
+        pid = self.party["id"]
+        fields = tap_form(tap_id, self.versions.get(table, 0), outcome=outcome)
+        if closing and self.plan["target"] == "baseline":
+            fields["close"] = "1"  # not the page's: tells the baseline to send every phone its seat
+        headers = {
+            "Cookie": self.party["table_cookies"][str(table)],
+            **fetch_headers(self.origin, self.party["csrf"], table_page(pid, table)),
+        }
+        status, data, answer_headers = await self.pool.request(
+            "POST", tap_path(pid, table), headers, encode_form(fields).encode(), with_headers=True
+        )
+        return parse_answer(status, data, answer_headers)
+
+    def take_answer(self, table, answer):
+        """Take the tap's answer: whether it was stale (the scorekeeper enters it again, seen
+        at the table's version the answer gives)."""
+        one = tap_answers(answer, 1)[0]
+        if one.version is not None:
+            self.versions[table] = one.version
+        if one.status == "stale":
+            return True
+        if one.status != "saved":
+            self.errors[f"tap {answer.status} {one.status}"] += 1
+        return False
 
     async def settle(self, idle_pct=25.0, window=0.5, longest=20.0):
         """Wait until the server is quiet (under `idle_pct` of a core over `window` seconds),

@@ -99,7 +99,7 @@ class LivePage:
             return Reaction(TABLE)
         if kind == "resync":
             return Reaction(RESYNC)
-        if kind == "round" and message.get("views"):
+        if kind == "round" and message.get("views") is not None:  # as JS: an empty {} is truthy
             return self._next_seat(message)
         if message.get("seq", 0) <= self.last_seq:
             return Reaction(IGNORE)  # already seen, or older than what was fetched
