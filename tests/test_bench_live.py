@@ -201,6 +201,7 @@ def test_the_bell_is_taken_back_on_sqlite_as_the_generator_takes_it_on_postgresq
         assert db.execute("SELECT id FROM parties_roundbell").fetchall() == [(1,), (2,)]
 
 
+@pytest.mark.slow
 def test_the_party_server_target_is_the_daphne_its_command_runs(tmp_path):
     folder = fixtures.create_database("party-server")
     server = PartyServer(fixtures.server_env(folder), log_path=tmp_path / "party.log",

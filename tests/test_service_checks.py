@@ -54,8 +54,8 @@ def pytest_run(*args, **env):
     environ = {k: v for k, v in os.environ.items()
                if not k.startswith("BUNCO_") and k != "DATABASE_URL"}
     environ.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+    return subprocess.run(  # every tier: the selection holds tests of the slow one
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", "slow or not slow", *args],
         cwd=ROOT, env=environ, capture_output=True, text=True, timeout=300,
     )
 

@@ -88,6 +88,7 @@ def test_off_unless_asked(monkeypatch):
         loop.close()
 
 
+@pytest.mark.slow
 def test_the_servers_launcher_starts_it_when_asked(tmp_path):
     # The launcher starts it on the running loop: a daphne process started as production
     # starts it says so in its log (and one not asked does not).

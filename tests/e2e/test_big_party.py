@@ -14,7 +14,7 @@ from bench.servers import ROOT
 from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_printables import printed
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 GUESTS = [f"Guest {n:03}" for n in range(1, 401)]
 CSV = ("Name,Email\n" + "".join(f"{g},{g.lower().replace(' ', '')}@example.org\n"

@@ -26,7 +26,7 @@ from tests.e2e.test_party_setup import chromium, link_url  # noqa: F401
 from tests.faults.db import Db, PartyLock
 from tests.faults.phone import Phone
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from tests.devices import PHONE
 from tests.e2e.test_live_round import Table, ladder, seating_of
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def party_on_phones(chromium, server, name, follow):

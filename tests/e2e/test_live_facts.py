@@ -12,7 +12,7 @@ from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table
 from tests.e2e.test_party_setup import create_party, form_ready, link_url, settled_form
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 EIGHT = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope"]
 ELEVEN = EIGHT + ["Iris", "June", "Kay"]

@@ -288,6 +288,7 @@ def test_a_twelve_player_round_from_the_first_roll_to_the_new_seats(chromium, se
     play_a_round(chromium, shots, server.url)
 
 
+@pytest.mark.slow  # the faults tier plays on this topology; the default tier's fault scenario too
 def test_the_same_round_on_postgres_redis_and_two_server_processes(chromium, production, shots):
     head_process, other_process = production
     assert head_process.port != other_process.port

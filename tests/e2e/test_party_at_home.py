@@ -10,7 +10,7 @@ from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table
 from tests.party_server_process import PartyServer, free_port
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def test_a_phone_on_the_wifi_plays_from_the_printed_link(chromium, shots, tmp_path):

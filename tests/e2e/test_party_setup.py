@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.devices import LAPTOP, PHONE
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 TWELVE = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "June", "Kay", "Zoë"]
 

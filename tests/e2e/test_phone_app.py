@@ -21,7 +21,7 @@ from tests.e2e.test_party_setup import (  # chromium: every page, no CSP refusal
 )
 from tests.service_checks import chromium_path
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 PAUSED = "The host has paused the game; wait for the host to resume it."
 

@@ -17,7 +17,7 @@ from tests.devices import LAPTOP, PHONE
 from tests.e2e.phone import scorekeeper, start_round, tap
 from tests.e2e.test_party_setup import TWELVE, create_party, link_url
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 PDFS = ROOT / "test-artifacts" / "printables"
 FORMATS = ("Letter", "A4")

@@ -15,7 +15,7 @@ from tests.devices import LAPTOP, SCREENSHOTS
 from tests.e2e.test_live_round import Table
 from tests.e2e.test_party_setup import create_party
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 EIGHT = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope"]
 

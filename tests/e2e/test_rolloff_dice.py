@@ -10,7 +10,7 @@ from tests.e2e.test_live_facts import create_with
 from tests.e2e.test_live_round import Table
 from tests.e2e.test_party_setup import TWELVE, chromium, link_url  # noqa: F401
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 READ_MS = 700  # longer than table.js's READ_GRACE_MS (600)
 

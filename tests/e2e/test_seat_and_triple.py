@@ -17,7 +17,7 @@ from tests.devices import LAPTOP, PHONE
 from tests.e2e.test_live_round import Table, seating_of
 from tests.e2e.test_party_setup import TWELVE, form_ready, link_url, settled_form
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 # Only helpers that tests/e2e had before these features are imported, so the file runs (and
 # fails for the right reason) on older code too.

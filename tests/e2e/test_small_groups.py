@@ -20,7 +20,7 @@ from tests.e2e.phone import screen
 from tests.e2e.test_live_round import Table, fits, seating_of
 from tests.e2e.test_party_setup import TWELVE, chromium, link_url  # noqa: F401
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 # (seats, alone) per table, seed 000's "Table plans for 5 to 10 players" and one-table game.
 PLANS = {

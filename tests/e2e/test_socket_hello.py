@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.phone import new_party, phone_context, start_round
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def test_a_round_started_while_the_table_page_was_opening_its_socket_shows_as_started(

@@ -30,7 +30,7 @@ from tests.e2e.phone import (
 )
 from tests.e2e.test_party_setup import chromium  # noqa: F401  (every page: no CSP refusal)
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 PAUSED = "The host has paused the game; wait for the host to resume it."
 STALE_QUESTION = "Another phone entered a roll here just now: is yours a different roll?"

@@ -14,7 +14,7 @@ Redis restarted, a phone's answer lost (the tap sent again). Afterwards the rows
 - no request was answered with a 5xx.
 
 CI runs a few (BUNCO_CHECKER_RUNS, 3 by default, BUNCO_CHECKER_SECONDS of play each, 8). For
-many more: `BUNCO_CHECKER_RUNS=200 .venv/bin/pytest tests/faults/test_checker.py -x`; each run
+many more: `BUNCO_CHECKER_RUNS=200 .venv/bin/pytest -m slow tests/faults/test_checker.py -x`; each run
 prints its seed, and BUNCO_CHECKER_SEED=<seed> replays the schedule of one (the interleavings
 the processes choose still vary).
 """
@@ -31,6 +31,8 @@ import pytest
 from tests.faults.party import TWELVE
 from tests.faults.phone import Phone
 from tests.faults.watcher import assert_phone_shows_db
+
+pytestmark = pytest.mark.slow
 
 RUNS = int(os.environ.get("BUNCO_CHECKER_RUNS", "3"))
 SECONDS = float(os.environ.get("BUNCO_CHECKER_SECONDS", "8"))

@@ -6,10 +6,14 @@ row lock while the requests arrive (PartyLock), so every run races the same way.
 import threading
 import uuid
 
+import pytest
+
 from tests.faults.db import PartyLock
 from tests.faults.party import BUNCO, MISS, SCORE, SIXTEEN, started_party
 from tests.faults.phone import Phone
 from tests.faults.watcher import assert_phone_shows_db
+
+pytestmark = pytest.mark.slow
 
 
 def test_two_phones_tapping_one_table_at_once_count_each_saved_tap_once(

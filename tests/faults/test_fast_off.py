@@ -6,9 +6,13 @@ showing what the database says."""
 
 import uuid
 
+import pytest
+
 from tests.faults.party import TWELVE, create_party
 from tests.faults.phone import Phone
 from tests.faults.watcher import assert_phone_shows_db
+
+pytestmark = pytest.mark.slow
 
 ALL_OFF = {"BUNCO_FAST": "0", "BUNCO_SERVER_TUNING": "0"}
 ROUNDS_A_NIGHT = 12  # the standard preset: two sets of six rounds

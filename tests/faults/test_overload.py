@@ -12,9 +12,13 @@ import time
 import urllib.request
 import uuid
 
+import pytest
+
 from tests.faults.db import PartyLock
 from tests.faults.party import MISS, SCORE
 from tests.faults.phone import Phone
+
+pytestmark = pytest.mark.slow
 
 
 def assert_busy(answer):

@@ -14,7 +14,7 @@ from bench.waiting import wait_until
 from tests.devices import PHONE
 from tests.faults.phone import Phone
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def shown(page):

@@ -31,7 +31,7 @@ from tests.faults.db import PartyLock
 from tests.faults.phone import Phone
 from tests.faults.proxy import proxied_daphne, proxied_env
 
-pytestmark = [pytest.mark.e2e, pytest.mark.needs_haproxy]
+pytestmark = [pytest.mark.e2e, pytest.mark.needs_haproxy, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -7,10 +7,14 @@ below failed on it."""
 import time
 import uuid
 
+import pytest
+
 from tests.faults.db import PartyLock
 from tests.faults.party import BUNCO, MISS, SCORE, SIXTEEN, started_party
 from tests.faults.phone import Phone
 from tests.faults.watcher import assert_phone_shows_db
+
+pytestmark = pytest.mark.slow
 
 
 def saved(answer):

@@ -12,6 +12,8 @@ from bench.waiting import wait_until
 from tests.faults.phone import Phone
 from tests.faults.watcher import assert_phone_shows_db
 
+pytestmark = pytest.mark.slow
+
 SCORE, MISS = (1, 2, 3), (2, 3, 4)  # round 1 (target 1): one point and keep the dice; a miss
 OUTAGE = 4  # seconds Redis is down: longer than redis-py's own retries, as a restart can be
 RESTARTS = 6  # restarts at most, until the race happens

@@ -76,6 +76,7 @@ def test_it_serves_every_address_of_the_laptop_and_only_its_own_names(tmp_path):
     assert stat.S_IMODE(data.stat().st_mode) == 0o700
 
 
+@pytest.mark.slow
 def test_a_restart_mid_party_keeps_the_party_every_link_and_every_phone(tmp_path):
     port = free_port()
     phone = browser()
@@ -97,6 +98,7 @@ def test_a_restart_mid_party_keeps_the_party_every_link_and_every_phone(tmp_path
         assert status == 200 and "Scorekeeper · table 2" in page
 
 
+@pytest.mark.slow
 def test_links_carry_the_wifi_address_whichever_address_the_hosts_browser_used(tmp_path):
     port = free_port()
     with PartyServer(port, tmp_path, ["--demo"]) as server:
@@ -113,6 +115,7 @@ def test_links_carry_the_wifi_address_whichever_address_the_hosts_browser_used(t
         assert status == 200 and f"http://{lan()}:{port}/join/" in cards
 
 
+@pytest.mark.slow
 def test_base_url_names_the_address_and_the_default_data_folder_is_the_users(tmp_path):
     port = free_port()
     env = clean_env(HOME=str(tmp_path), XDG_DATA_HOME="")
@@ -143,6 +146,7 @@ def test_bad_options_say_what_is_wrong_and_start_nothing(tmp_path, args, message
     assert not (tmp_path / "db.sqlite3").exists()
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_named_with_the_way_out(tmp_path):
     port = free_port()
     with PartyServer(port, tmp_path / "one"):
@@ -151,6 +155,7 @@ def test_a_port_in_use_is_named_with_the_way_out(tmp_path):
             second.start(timeout=30)
 
 
+@pytest.mark.slow
 def test_a_laptop_with_no_network_is_told_so_plainly(tmp_path):
     # A network namespace with only loopback: a laptop whose Wi-Fi is off.
     namespace = f"bunco-nonet-{os.getpid()}"

@@ -167,6 +167,7 @@ def test_at_a_hundred_tables_in_play_the_refetch_stays_small(hall):
     assert len(whole.encode()) < 400_000, len(whole.encode())  # 501 links, each a row
 
 
+@pytest.mark.slow
 def test_a_whole_round_at_a_hundred_tables_closes_and_the_grid_shows_the_next_seating(hall):
     party, browser = hall
     round_start(party=party)

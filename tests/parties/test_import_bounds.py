@@ -82,6 +82,7 @@ def test_a_hostile_file_of_4_mb_is_refused_holding_a_few_mb(shape):
     assert peak < 8 * 1024 * 1024, f"{peak / 2**20:.1f} MB"
 
 
+@pytest.mark.slow
 def test_a_big_night_imports_holding_memory_by_the_batch_not_by_the_file(night_file):
     """The played night with 8,000 more rows: every one checked and written, while the memory
     held is that of a batch of rows."""

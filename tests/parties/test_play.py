@@ -387,10 +387,17 @@ def test_a_party_ends_once_and_resumes_only_from_a_pause_or_a_break(party):
 
 
 # The boxed set's table plans seat 2 to 10: every count, mixed tables and the one-table game.
-NIGHTS = [(preset, 12) for preset in sorted(PRESETS) if preset != "boxed_small"] + [
-    ("standard", 11),
-    ("boxed4", 9),
-] + [("boxed_small", count) for count in range(2, 11)]
+# The default tier plays three representative nights (teams of 12, a ghost, a one-table boxed
+# plan); the rest are the slow tier's (`-m "slow or not slow"`): the rules themselves are
+# scoring's, checked by its simulator and properties.
+DEFAULT_NIGHTS = {("standard", 12), ("standard", 11), ("boxed_small", 4)}
+NIGHTS = [
+    pytest.param(preset, players, marks=() if (preset, players) in DEFAULT_NIGHTS
+                 else pytest.mark.slow)
+    for preset, players in [(p, 12) for p in sorted(PRESETS) if p != "boxed_small"]
+    + [("standard", 11), ("boxed4", 9)]
+    + [("boxed_small", count) for count in range(2, 11)]
+]
 
 
 @pytest.mark.django_db(transaction=True)  # real commits: pushes go out, the state cache fills

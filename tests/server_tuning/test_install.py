@@ -139,6 +139,7 @@ def test_on_the_measured_versions_every_patch_is_installed_and_says_so(tmp_path)
     assert ran_with == {name: True for name in PATCHES}
 
 
+@pytest.mark.slow
 def test_on_twisted_24_3s_request_the_form_patch_is_skipped_and_daphne_still_answers(tmp_path):
     answers, log, ran_with = serve(tmp_path, reshape="twisted-24.3-request")
     assert_served(answers)  # without the check: "Empty reply", every request a TypeError
@@ -149,6 +150,7 @@ def test_on_twisted_24_3s_request_the_form_patch_is_skipped_and_daphne_still_ans
     assert ran_with == {"eager_writes": True, "request_bodies": False, "gc_policy": True}
 
 
+@pytest.mark.slow
 def test_internals_of_another_shape_or_a_failing_patch_are_skipped_and_daphne_answers(tmp_path):
     answers, log, ran_with = serve(tmp_path, reshape="reshaped-internals")
     assert_served(answers)
@@ -161,6 +163,7 @@ def test_internals_of_another_shape_or_a_failing_patch_are_skipped_and_daphne_an
     assert ran_with == {"eager_writes": False, "request_bodies": False, "gc_policy": False}
 
 
+@pytest.mark.slow
 def test_the_switch_at_0_installs_nothing_and_daphne_answers(tmp_path):
     answers, log, ran_with = serve(tmp_path, BUNCO_SERVER_TUNING="0")
     assert_served(answers)
@@ -170,6 +173,7 @@ def test_the_switch_at_0_installs_nothing_and_daphne_answers(tmp_path):
     assert ran_with == {name: False for name in PATCHES}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     not os.environ.get("BUNCO_OLD_TWISTED_PYTHON"),
     reason="BUNCO_OLD_TWISTED_PYTHON names no interpreter with Twisted 24.3.0 (see docs/server-tuning.md)",
