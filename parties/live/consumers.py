@@ -94,9 +94,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
         """Channels' loop, or the lean one (bunco_site.fast.socket_loop); however the socket
         ends (disconnect, error, cancel), it stops counting against its session."""
         self.counted = None  # the session key this socket is counted under
-        self.lean = socket_loop.in_use()
         try:
-            if self.lean:
+            if socket_loop.in_use():
                 await socket_loop.run(self, scope, receive, send)
             else:
                 await super().__call__(scope, receive, send)
@@ -159,11 +158,6 @@ class PartyConsumer(AsyncWebsocketConsumer):
         wanted = {_number(n, table_count) for value in self._query("tables")
                   for n in value.split(",")}
         return sorted(wanted - {None})
-
-    async def dispatch(self, message):
-        if self.lean:
-            return await socket_loop.dispatch(self, message)
-        return await super().dispatch(message)
 
     async def disconnect(self, code):
         layer_watch.forget(self)
