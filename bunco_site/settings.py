@@ -9,7 +9,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from bunco_site import home_server
+from bunco_site import home_server, switches
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -50,19 +50,14 @@ def env_list(name):
 
 
 def env_pieces(name, pieces):
-    """A set of switches: all, none, or the names listed; a name that is none stops the start."""
-    value = os.environ.get(name, "").strip().lower()
-    if value in {"", "1", "all", "on", "true", "yes"}:
-        return frozenset(pieces)
-    if value in {"0", "none", "off", "false", "no"}:
-        return frozenset()
-    names = {item.strip() for item in value.split(",") if item.strip()}
-    if not names <= set(pieces):
+    """A switch of named parts (bunco_site/switches.py); a name that is none stops the start."""
+    on, unknown = switches.chosen(os.environ.get(name), pieces)
+    if unknown:
         raise ImproperlyConfigured(
-            f"{name}={os.environ[name]!r} names no piece: {', '.join(sorted(names - set(pieces)))}"
+            f"{name}={os.environ[name]!r} names no piece: {', '.join(unknown)}"
             f" (the pieces are {', '.join(pieces)}; or say all or none)."
         )
-    return frozenset(names)
+    return frozenset(on)
 
 
 # `manage.py party_server` (manage.py sets this for it): the host's laptop serving the phones on

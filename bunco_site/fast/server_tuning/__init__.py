@@ -21,12 +21,13 @@ import logging
 import os
 from importlib import import_module
 
+from bunco_site import switches
+
 log = logging.getLogger("bunco.server_tuning")
 
 SWITCH = "BUNCO_SERVER_TUNING"
 # In this order: the collector's policy freezes what is loaded, so it goes last.
 PATCHES = ("eager_writes", "request_bodies", "gc_policy")
-_ALL, _NONE = {"", "1", "all", "on", "true", "yes"}, {"0", "none", "off", "false", "no"}
 
 
 class Skip(Exception):
@@ -35,13 +36,7 @@ class Skip(Exception):
 
 def chosen(value):
     """The patches BUNCO_SERVER_TUNING asks for, and the names in it that are no patch."""
-    value = (value or "").strip().lower()
-    if value in _ALL:
-        return set(PATCHES), []
-    if value in _NONE:
-        return set(), []
-    names = [name.strip() for name in value.split(",") if name.strip()]
-    return {n for n in names if n in PATCHES}, [n for n in names if n not in PATCHES]
+    return switches.chosen(value, PATCHES)
 
 
 def install(environ=os.environ):
