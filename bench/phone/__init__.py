@@ -13,7 +13,7 @@ Chromium sends from the page.
                 outcome(), needs_resync()
     pushes.py   socket_path(), the heartbeat, reconnect_delay(), LivePage.receive(),
                 table_news(), next_seat_delay()
-    page.py     what the page shows: live_region(), table_shown(), body_attribute()
+    page.py     what the page shows: live_region(), table_shown(), where_shown(), body_attribute()
 """
 
 from bench.phone.answers import (
@@ -59,7 +59,7 @@ from bench.phone.outbox import (
     request_body,
     request_form,
 )
-from bench.phone.page import LiveRegion, body_attribute, live_region, table_shown
+from bench.phone.page import LiveRegion, body_attribute, live_region, table_shown, where_shown
 from bench.phone.pushes import (
     APPLY,
     BELL,
@@ -91,5 +91,5 @@ __all__ = [
     "live_region", "needs_resync", "next_seat_delay", "offline_wait", "outcome",
     "parse_answer", "reconnect_delay", "refetch_headers", "request_body", "request_form",
     "socket_path", "table_news", "table_page", "table_shown", "tap_answers", "tap_form",
-    "tap_path", "undo_form", "undo_path",
+    "tap_path", "undo_form", "undo_path", "where_shown",
 ]

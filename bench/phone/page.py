@@ -1,6 +1,6 @@
 """What a phone reads off its page (static/parties/live.js, table.js): the live region's
 `#live` attributes (the party's seq, the round, its version, the tables the socket watches),
-each table's section, and what <body> says. Read from the HTML the server sends, with the
+each table's section, where a player sits, and what <body> says. Read from the HTML the server sends, with the
 page's own attribute names, so a client needs no browser to know what its page shows.
 """
 
@@ -70,3 +70,23 @@ def table_shown(page, table):
                 "bell": re.search(r'data-bell="(\d)"', head).group(1) == "1",
             }
     return None
+
+
+WHERE_SLOT = re.compile(r'data-where="(\w+)"[^>]*>([^<]*)<')
+
+
+def where_shown(page):
+    """Where a player's page says they sit, by the slots live.js fills on a round's close
+    (data-where): {"set", "round", "table", "seat", "partner", "target"} as the close pushes
+    them (numbers as numbers, "" for no partner); None if the page shows no seat. The
+    partner's <template> is not read: it is empty."""
+    found = {}
+    for name, text in WHERE_SLOT.findall(page):
+        if text or name not in found:
+            found[name] = html.unescape(text)
+    if "seat" not in found:
+        return None
+    return {
+        **{name: int(found[name]) for name in ("set", "round", "table", "seat", "target")},
+        "partner": found.get("partner", ""),
+    }

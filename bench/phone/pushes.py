@@ -5,9 +5,10 @@ The socket watches the tables its page names. Its first message, the hello, give
 seq and the shown round's version now that the socket hears every change: a page rendered
 before a change it was not there to hear resyncs. A table's update is applied when newer; of
 another round, it resyncs. `resync` (pushes lost on the server's side) resyncs. A round's
-close carries each page's next seat (by the page's data-view), shown at once and refetched a
-moment later. Any other message with a seq past the page's own resyncs (the bell only later, if
-a table's update after it went missing). The page pings, reconnects after any close with a
+close carries each page's next seat (by the page's data-view: pieces of a table's page, a
+player's seat as data), shown at once and refetched a moment later. Any other message with a
+seq past the page's own resyncs (the bell only later, if a table's update after it went
+missing). The page pings, reconnects after any close with a
 jittered back-off, and resyncs once reopened.
 """
 
@@ -67,7 +68,8 @@ def table_news(message, shown):
 
 class Reaction(NamedTuple):
     """What the page does with a push: `action`, and for NEXT_SEAT the page's piece of the
-    close ({"html", "tables"})."""
+    close: a table's page {"html", "tables"}, its pieces by id; a player's page
+    {"where", "tables"}, its seat as data (page.where_shown() reads the same off a page)."""
 
     action: str
     piece: dict | None = None

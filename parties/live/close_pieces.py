@@ -1,14 +1,14 @@
-"""The pieces of pages that a round's close pushes (parties.live.close_push), rendered by the
-partials the pages themselves include: `_where.html` on a player's page, `_round_head.html` and
-`_seating_card.html` (with `_table.html`) on a table's, without the keep-score form, which the
-page's refetch brings with its CSRF token. The markup is written once, in the templates.
+"""The pieces of a table's page that a round's close pushes (parties.live.close_push), rendered
+by the partials the page itself includes: `_round_head.html` and `_seating_card.html` (with
+`_table.html`), without the keep-score form, which the page's refetch brings with its CSRF
+token. The markup is written once, in the templates. (A player's page is pushed its new seat
+as data, which the page fills in: close_push.where.)
 
-A 400-player close renders 500 of these inside the closing tap, and the engine's cost is a
-few microseconds a variable or tag. So each close fetches the three templates once and renders
+A 400-player close renders 100 of these inside the closing tap, and the engine's cost is a
+few microseconds a variable or tag. So each close fetches the templates once and renders
 every piece in one plain `Context` (no request, no context processors), pushing a piece's own
 names onto it and popping them after; every name the partials read is in it (a missing one
-costs an exception); the partials turn localization off (their numbers are data) and name
-what they read (`place.seat`, not `place.1`).
+costs an exception); the partials turn localization off (their numbers are data).
 tests/parties/test_close_pieces.py checks each pushed piece against the page the phone refetches.
 """
 
@@ -31,7 +31,7 @@ def _template(name):
 
 
 class ClosePieces:
-    """The partials of the round a close has just seated, rendered for one table or one seat."""
+    """The partials of the round a close has just seated, rendered for one table at a time."""
 
     def __init__(self, *, party_id, status, rules, round_):
         party = PartyFacts(party_id, status, rules)
@@ -44,7 +44,6 @@ class ClosePieces:
         })
         self._round_head = _template("parties/_round_head.html")
         self._seating_card = _template("parties/_seating_card.html")
-        self._where = _template("parties/_where.html")
 
     def table_page(self, table):
         """The table page's pieces for `table` (a selectors.TableView): its round and seats."""
@@ -53,7 +52,3 @@ class ClosePieces:
                 self._context
             )
 
-    def player_page(self, place):
-        """A player's page's piece: where they sit (`place`, a selectors.Place)."""
-        with self._context.push(place=place):
-            return self._where.render(self._context)

@@ -1,10 +1,11 @@
 """What a round's close pushes, so that no phone has to refetch its page at the moment every
 phone of the party would (docs/performance.md, S6).
 
-Each phone is told its new seat in the push: the piece of its page that says where to sit next,
-rendered by the partials the page itself includes (`_where.html` on a player's page,
-`_round_head.html` and `_seating_card.html` on a table's; parties.live.close_pieces). The
-pieces go to the closed round's table groups, those of one table together, since every page
+Each phone is told its new seat in the push: a table's page the pieces that show its round and
+seats, rendered by the partials the page itself includes (`_round_head.html` and
+`_seating_card.html`; parties.live.close_pieces); a player's page its seat as data (`where`),
+which the page fills into the slots `_where.html` names, since 400 players' pieces rendered
+made a 400-player close's last phone wait 35-45 ms more. The messages go to the closed round's table groups, those of one table together, since every page
 that shows a table watches that table: one event per table, carrying each of its pages' own
 message, rendered and serialised once; each socket sends its page only the one named by
 the page's `data-view` (player-<id>, table-<n>). The page shows the piece and refetches the
@@ -40,9 +41,22 @@ def refetch_after(players):
     return round(min(REFETCH_AFTER_MAX, REFETCH_AFTER_PER_PLAYER * players), 2)
 
 
+def where(place, round_):
+    """A player's new seat, as `_where.html` names its slots (data-where)."""
+    return {
+        "set": round_.bunco_set.number,
+        "round": round_.number,
+        "table": place.table,
+        "seat": place.seat.position,
+        "partner": place.seat.partner,
+        "target": round_.target,
+    }
+
+
 def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seats):
-    """{table number in the closed round: {view: {"html", "tables"}}}: for each table of the
-    closed round, the new view of its table page and of the page of every player who sat there.
+    """{table number in the closed round: {view: piece}}: for each table of the closed round,
+    the new view of its table page ({"html", "tables"}) and of the page of every player who sat
+    there ({"where", "tables"}).
     `seats` are the next round's seats as the close wrote them (round_close.NewSeat, with
     `table` and `player` as a Seat has them), in table and seat order;
     `status` the party's status once the round has closed."""
@@ -70,7 +84,7 @@ def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seat
             if place is None or place.seat.is_ghost:
                 continue  # a ghost has no page; a player not seated now refetches as before
             table_views[f"player-{player_id}"] = {
-                "html": pieces.player_page(place),
+                "where": where(place, next_round),
                 "tables": str(place.table),
             }
         views[number] = table_views

@@ -123,7 +123,8 @@
   }
 
   // A round closed. Its table's message carries each page that shows the table its new seat
-  // (the pieces of the page named by their ids, for this page's data-view), shown at once:
+  // (for this page's data-view: a table's page the pieces named by their ids, a player's page
+  // its seat as data), shown at once:
   // hundreds of phones refetching their pages at that moment took seconds (bench/ S6). The
   // rest of the page (the sheet, the banner) is refetched a little later: after
   // `refetch_after` seconds (the close is still going out to the other phones until then), at
@@ -134,19 +135,41 @@
     if (!view) return;  // not for this page (the server sends this page the party-wide one)
     if (message.seq <= lastSeq) return;
     lastSeq = message.seq;
+    const shown = view.where ? fillWhere(view.where) : replacePieces(view.html);
+    const live = document.getElementById("live");
+    if (live) live.dataset.tables = view.tables;
+    ring("Round over! See where to sit next.");
+    const later = shown ? (message.refetch_after || 0) + Math.random() * (message.refetch_within || 0) : 0;
+    setTimeout(() => {
+      if (tables() !== subscribed) reconnect();
+      else resync();
+    }, later * 1000);
+  }
+
+  function replacePieces(html) {
     const fresh = document.createElement("template");
-    fresh.innerHTML = view.html;
+    fresh.innerHTML = html;
     for (const piece of [...fresh.content.children]) {
       const old = piece.id && document.getElementById(piece.id);
       if (old) old.replaceWith(piece);
     }
-    const live = document.getElementById("live");
-    if (live) live.dataset.tables = view.tables;
-    ring("Round over! See where to sit next.");
-    setTimeout(() => {
-      if (tables() !== subscribed) reconnect();
-      else resync();
-    }, ((message.refetch_after || 0) + Math.random() * (message.refetch_within || 0)) * 1000);
+    return true;
+  }
+
+  // A player's page is told its new seat as data: each slot _where.html names (data-where)
+  // takes its value, and the partner's words come from the page's own <template>. False when
+  // the page shows no seat (not seated, or the night over): it refetches at once instead.
+  function fillWhere(where) {
+    const section = document.getElementById("where");
+    const partnerWords = document.getElementById("where-partner");
+    const seat = section && section.querySelector('[data-where="seat"]');
+    if (!seat || !partnerWords) return false;
+    for (const old of section.querySelectorAll(".where-partner")) old.remove();
+    if (where.partner) seat.after(partnerWords.content.cloneNode(true));
+    for (const [name, value] of Object.entries(where)) {
+      for (const slot of document.querySelectorAll(`[data-where="${name}"]`)) slot.textContent = value;
+    }
+    return true;
   }
 
   // The bell changes every table, and each table's update follows it over the socket: a whole

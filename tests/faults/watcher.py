@@ -228,7 +228,7 @@ class Watcher:
         sit next at once; the rest of the page is refetched at a moment of its own, after
         `refetch_after` seconds and within `refetch_within` more."""
         with self.changed:
-            self.next_seat = piece["html"]
+            self.next_seat = piece  # {"html"} for a table's page, {"where"} for a player's
             self.live_tables = piece["tables"]
             self.changed.notify_all()
         self._later(next_seat_delay(message, random.random()), self._after_close)

@@ -1,6 +1,7 @@
-"""The pieces a round's close pushes (parties.live.close_pieces) are the partials the pages
-include, rendered in the close's own context. Each is checked here against the page its phone
-refetches a moment later, for names a user may type (HTML characters, quotes, braces, percent
+"""What a round's close pushes each page is what that page shows once refetched: a table's page
+its partials, rendered in the close's own context (parties.live.close_pieces); a player's page
+its new seat as data, the values of the slots its page fills (parties.live.close_push.where).
+Each is checked here against the page its phone refetches a moment later, for names a user may type (HTML characters, quotes, braces, percent
 signs), ghosts, tables of players alone and a play-to other than 21: a context the close builds
 differently from the page's fails here."""
 
@@ -9,6 +10,7 @@ import re
 import pytest
 
 from parties import selectors
+from bench.phone import where_shown
 from parties.models import AccessLink
 from parties.services.round import round_start
 from tests.parties import test_play
@@ -50,7 +52,7 @@ def _without_keep_score_forms(html):
 
 
 def _pieces(html):
-    """A pushed view's top-level elements (`_where.html` gives two, as the table's partials)."""
+    """A pushed table page's top-level elements (its two partials)."""
     return re.split(r"\n(?=<(?:section|details|p)\b)", html.strip())
 
 
@@ -76,17 +78,19 @@ def test_every_pushed_piece_is_what_its_page_shows_after_the_close(
                 f"/parties/{party.id}/{'players' if kind_ == 'player' else 'table'}/{key}/",
                 HTTP_HX_REQUEST="true",  # what the page's own refetch (its resync) shows
             ).content.decode()
-            on_page = _squeezed(_without_keep_score_forms(page))
-            pieces = _pieces(piece["html"])
-            assert len(pieces) == 2
-            for one in pieces:
-                assert _squeezed(one) in on_page, (view, one)
-            assert "<script>" not in piece["html"] and "<b>" not in piece["html"]
             if kind_ == "player":
                 place = selectors.seat_of(nxt, int(key))
                 assert piece["tables"] == str(place.table)
-                assert f"<strong>table {place.table}</strong>, seat {place.seat.position}" in (
-                    piece["html"]
-                )
+                assert piece["where"] == where_shown(page)
+                assert piece["where"]["table"] == place.table
+                assert piece["where"]["seat"] == place.seat.position
+                assert piece["where"]["partner"] == place.seat.partner
+            else:
+                on_page = _squeezed(_without_keep_score_forms(page))
+                pieces = _pieces(piece["html"])
+                assert len(pieces) == 2
+                for one in pieces:
+                    assert _squeezed(one) in on_page, (view, one)
+                assert "<script>" not in piece["html"] and "<b>" not in piece["html"]
             shown += 1
     assert shown == len(before.seating) + len(PARTIES[kind]["names"])  # every page's piece

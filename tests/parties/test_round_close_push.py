@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 
+from bench.phone import where_shown
 from parties import selectors
 from parties.models import AccessLink, Party
 from parties.services.roll import roll_record
@@ -127,16 +128,19 @@ def test_the_close_tells_every_tables_phones_their_new_seats_as_their_pages_show
                 f"/parties/{big.id}/{'players' if kind == 'player' else 'table'}/{key}/",
                 HTTP_HX_REQUEST="true",  # what the page's own refetch (its resync) shows
             ).content.decode()
-            # Each pushed piece is the page's own, as the page shows it after the close.
-            pieces = re.split(r"\n(?=<(?:section|details|p)\b)", piece["html"].strip())
-            assert len(pieces) == 2
-            for one in pieces:
-                assert _squeezed(one) in _squeezed(_without_keep_score_forms(page))
+            # Each pushed piece is the page's own, as the page shows it after the close: a
+            # table's page its partials, a player's page the values of its seat's slots.
             shown = re.search(r'<div id="live"[^>]*data-tables="([^"]*)"', page)[1]
             assert piece["tables"] == shown
             if kind == "player":
                 table, seat = selectors.seat_of(nxt, int(key))
-                assert f"<strong>table {table}</strong>, seat {seat.position}" in piece["html"]
+                assert piece["where"] == where_shown(page)
+                assert (piece["where"]["table"], piece["where"]["seat"]) == (table, seat.position)
+                continue
+            pieces = re.split(r"\n(?=<(?:section|details|p)\b)", piece["html"].strip())
+            assert len(pieces) == 2
+            for one in pieces:
+                assert _squeezed(one) in _squeezed(_without_keep_score_forms(page))
 
 
 def test_the_nights_last_close_tells_every_page_to_refetch(
