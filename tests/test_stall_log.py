@@ -53,12 +53,16 @@ def test_a_held_loop_is_logged_once_with_what_it_was_running(loop_with_watch, ca
     time.sleep(0.2)
     held_at = time.monotonic()
     loop_with_watch.call_soon_threadsafe(hold_the_loop)
-    time.sleep(0.8)
+    time.sleep(0.4)
+    deadline = time.monotonic() + 5  # logged once the loop goes on (later on a loaded machine)
+    while not warnings_of(caplog) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.2)  # and only once
     [warning] = warnings_of(caplog)
     held_ms = int(warning.split("held up ")[1].split(" ms")[0])
-    assert 350 <= held_ms <= 700, warning
+    assert 350 <= held_ms <= 2000, warning  # the 400 ms hold, and what a loaded machine adds
     began = float(warning.split("(monotonic ")[1].split(" s)")[0])
-    assert 0 <= held_at - began <= 0.1, warning  # from the last beat before the hold-up
+    assert 0 <= held_at - began <= 0.5, warning  # from the last beat before the hold-up
     assert "the loop was busy" in warning
     assert "in hold_the_loop" in warning  # the loop thread's stack, taken while it was held
 
@@ -119,7 +123,10 @@ def test_a_paused_process_is_logged_as_paused(tmp_path):
         "asyncio.run(main())\n"
     )
     process = subprocess.Popen(  # noqa: S603
-        [sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
     )
     try:
@@ -128,11 +135,20 @@ def test_a_paused_process_is_logged_as_paused(tmp_path):
         process.send_signal(signal.SIGSTOP)
         time.sleep(0.6)
         process.send_signal(signal.SIGCONT)
-        time.sleep(0.5)
+        # The warning comes once the process goes on (later on a loaded machine).
+        lines = []
+        reader = threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True)
+        reader.start()
+        deadline = time.monotonic() + 5
+        while not any("held up" in line for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)  # and only once
     finally:
         process.terminate()
-        _, err = process.communicate(timeout=10)
+        process.wait(timeout=10)
+    reader.join(5)
+    err = "".join(lines)
     held = [line for line in err.splitlines() if "held up" in line]
     assert len(held) == 1, err
     assert "late too: the process was paused or the interpreter's lock was held" in held[0]
-    assert 500 <= int(held[0].split("held up ")[1].split(" ms")[0]) <= 1000, held
+    assert 500 <= int(held[0].split("held up ")[1].split(" ms")[0]) <= 3000, held

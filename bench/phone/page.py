@@ -1,7 +1,8 @@
 """What a phone reads off its page (static/parties/live.js, table.js): the live region's
 `#live` attributes (the party's seq, the round, its version, the tables the socket watches),
-each table's section, where a player sits, and what <body> says. Read from the HTML the server sends, with the
-page's own attribute names, so a client needs no browser to know what its page shows.
+each table's section, where a player sits, and what <body> says. Read from the HTML the
+server sends, with the page's own attribute names, so a client needs no browser to know what
+its page shows.
 """
 
 import html
@@ -64,8 +65,9 @@ def table_shown(page, table):
             return {
                 "round": int(re.search(r'data-round="(\d+)"', head).group(1)),
                 "version": int(re.search(r'data-version="(\d+)"', head).group(1)),
-                "points": [int(p) for p in re.findall(r'class="side-points" data-points="(\d+)"',
-                                                       section)],
+                "points": [
+                    int(p) for p in re.findall(r'class="side-points" data-points="(\d+)"', section)
+                ],
                 "phase": re.search(r'data-phase="(\w+)"', head).group(1),
                 "bell": re.search(r'data-bell="(\d)"', head).group(1) == "1",
             }

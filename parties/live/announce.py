@@ -168,7 +168,8 @@ def _recover():
                     try:
                         for message in [*events, resync]:
                             loop.run_until_complete(
-                                layer.group_send(party_group(party_id), message))
+                                layer.group_send(party_group(party_id), message)
+                            )
                     except Exception:
                         with _lost_lock:  # all again next time: each is harmless twice
                             _lost_events[party_id] = events + _lost_events.get(party_id, [])
@@ -288,8 +289,8 @@ def on_commit_close(party, views, *, refetch_after, refetch_within):
     same turn, and the 400 drops held up the sockets still waiting for their seats.
 
     A table's event carries each of its pages' messages, serialised once here: a phone is
-    sent its own page's seat (at a 400-player party 0.4 KB for a player's page, 1.6 KB for the
-    table's), not the 3.3 KB of every page at its table, over the room's Wi-Fi. One event to
+    sent its own page's seat (at a 400-player party 0.2 KB for a player's page, 1.6 KB for the
+    table's), not the 2.2 KB of every page at its table, over the room's Wi-Fi. One event to
     the party carrying every table's messages was tried: each socket then deserialises the
     whole event (channels_redis decodes a group message once per channel), and a 400-player
     close took more of the server's CPU, not less (docs/performance.md)."""
@@ -315,7 +316,9 @@ def on_commit_close(party, views, *, refetch_after, refetch_within):
         if pieces
     ]
     everyone_else = (
-        party_group(party.id), json.dumps(closed, separators=(",", ":")), {"unless_shown": seq},
+        party_group(party.id),
+        json.dumps(closed, separators=(",", ":")),
+        {"unless_shown": seq},
     )
     transaction.on_commit(lambda: _run(_send_seats_then(party.id, seats, [everyone_else])))
 

@@ -4,15 +4,16 @@ phone of the party would (docs/performance.md, S6).
 Each phone is told its new seat in the push: a table's page the pieces that show its round and
 seats, rendered by the partials the page itself includes (`_round_head.html` and
 `_seating_card.html`; parties.live.close_pieces); a player's page its seat as data (`where`),
-which the page fills into the slots `_where.html` names, since 400 players' pieces rendered
-made a 400-player close's last phone wait 35-45 ms more. The messages go to the closed round's table groups, those of one table together, since every page
-that shows a table watches that table: one event per table, carrying each of its pages' own
-message, rendered and serialised once; each socket sends its page only the one named by
-the page's `data-view` (player-<id>, table-<n>). The page shows the piece and refetches the
-rest of itself a little later: not before `refetch_after` seconds, while the close is still
-going out to the rest of the party, then at a moment of its own within `refetch_within`
-seconds, so that a big party's phones do not all ask at once. Pages without a piece (the
-host's, the TV, the party page) refetch on the party-wide message as before.
+which the page fills into the slots `_where.html` names (rendering 400 players' pieces too
+made a 400-player close's last phone wait 30-35 ms more: bench/ S6). The messages go to the
+closed round's table groups, those of one table together, since every page that shows a
+table watches that table: one event per table, carrying each of its pages' own message,
+rendered and serialised once; each socket sends its page only the one named by the page's
+`data-view` (player-<id>, table-<n>). The page shows its seat and refetches the rest of
+itself a little later: not before `refetch_after` seconds, while the close is still going out
+to the rest of the party, then at a moment of its own within `refetch_within` seconds, so
+that a big party's phones do not all ask at once. Pages without a piece (the host's, the TV,
+the party page) refetch on the party-wide message as before.
 """
 
 from parties import selectors

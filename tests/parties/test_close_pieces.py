@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from parties import selectors
 from bench.phone import where_shown
+from parties import selectors
 from parties.models import AccessLink
 from parties.services.round import round_start
 from tests.parties import test_play
@@ -48,7 +48,9 @@ def _squeezed(html):
 def _without_keep_score_forms(html):
     """The page less its keep-score forms: they carry the session's CSRF token, so the push
     leaves them out and the page's refetch brings them."""
-    return re.sub(r'<form method="post" action="[^"]*/scorekeeper/".*?</form>', "", html, flags=re.S)
+    return re.sub(
+        r'<form method="post" action="[^"]*/scorekeeper/".*?</form>', "", html, flags=re.S
+    )
 
 
 def _pieces(html):

@@ -17,7 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "Zm9vYmFyLXNlY3JldC10b2tlbi1vZi00My1jaGFyYWN0ZXJz"  # shaped like a link's token
 
 
-
 def get(url):
     try:
         with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310
@@ -33,8 +32,11 @@ def daphne_log(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     # DEBUG on, as the browser tests run it (no collected static files needed); Django's own
     # console handler then prints request warnings too, and must redact them as well.
-    env.update(DJANGO_DEBUG="1", DJANGO_SETTINGS_MODULE="bunco_site.settings",
-               SQLITE_PATH=str(folder / "db.sqlite3"))
+    env.update(
+        DJANGO_DEBUG="1",
+        DJANGO_SETTINGS_MODULE="bunco_site.settings",
+        SQLITE_PATH=str(folder / "db.sqlite3"),
+    )
     prepare(env, static=False)
     log = folder / "daphne.log"
     # The server's launcher, as production starts it (bunco_site/serve.py redacts).
@@ -42,7 +44,10 @@ def daphne_log(tmp_path_factory):
     try:
         assert get(f"{server.url}/l/{TOKEN}/") == 404
         assert get(f"{server.url}/l/{TOKEN}/?utm=x") == 404
-        time.sleep(0.5)  # the access log line is written as the response completes
+        # The access log line is written as the response completes: wait for both.
+        deadline = time.monotonic() + 10
+        while log.read_text().count('"GET /l/') < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
     finally:
         server.stop()
     return log.read_text()
