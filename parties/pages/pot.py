@@ -29,6 +29,7 @@ class PotView:
     unit: str
     prizes: list  # PrizeMoney, in the prizes' order
     take_home: list  # (name, "37.00"), most first
+    waiting: list  # (prize label, "24.00"): money not taken home until a roll-off is played
 
 
 def pot_view(party, prize_rows) -> PotView:
@@ -68,6 +69,11 @@ def pot_view(party, prize_rows) -> PotView:
         unit=pot.unit,
         prizes=prizes,
         take_home=[(names[p], money(c)) for p, c in take_home],
+        waiting=[
+            (row.label, money(split.per_prize.get(row.key, 0)))
+            for row in prize_rows
+            if row.key in split.unsettled
+        ],
     )
 
 

@@ -22,10 +22,22 @@ def pot_set(*, party: Party, data) -> Pot:
     return pot
 
 
+class PotFormError(PartyError):
+    """The host's pot form cannot be saved: the message, and the field to fix ("buy_in" or
+    "shares"), so the page can show it beside that field."""
+
+    def __init__(self, message, field):
+        super().__init__(message)
+        self.field = field
+
+
 def pot_from_form(data, prize_keys, players) -> Pot:
-    """The host's form as a Pot, or PartyError saying what to fix (nothing is saved)."""
+    """The host's form as a Pot, or PotFormError saying what to fix (nothing is saved)."""
     try:
         buy_in = parse_money(data.get("buy_in", ""))
+    except PotError as error:
+        raise PotFormError(f"The buy-in: {error}.", "buy_in") from None
+    try:
         unit = data.get("unit", "percent")
         typed = {key: data.get(f"share-{key}", "").strip() for key in prize_keys}
         if unit == "amount":
@@ -39,11 +51,12 @@ def pot_from_form(data, prize_keys, players) -> Pot:
             )
         pot = Pot(buy_in, tuple(shares.items()), unit, data.get("tied", "rolloff"))
     except PotError as error:
-        raise PartyError(f"The pot: {error}.") from None
+        raise PotFormError(f"The shares: {error}.", "shares") from None
     if unit == "amount" and shares and sum(shares.values()) != pot.total(players):
-        raise PartyError(
-            f"The pot: the amounts add up to {money(sum(shares.values()))}, but the pot is "
-            f"{money(pot.total(players))} ({players} players × {money(buy_in)})."
+        raise PotFormError(
+            f"The shares: the amounts add up to {money(sum(shares.values()))}, but the pot is "
+            f"{money(pot.total(players))} ({players} players × {money(buy_in)}).",
+            "shares",
         )
     return pot
 

@@ -101,7 +101,7 @@ def close_round(party, round_, live, rules, now):
     if following.state == "over":
         save_sheet_lines(round_.pk, lines)
         Party.objects.filter(pk=party.id).update(status=Party.Status.FINISHED)
-        party_changed(party, "closed")  # the night is over: every page refetches
+        party_changed(party, "finished")  # the night is over: every page refetches
         return
     seating = next_seating(
         [list(t) for t in live.seating], list(live.state.winners), rules, live.ghosts

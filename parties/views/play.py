@@ -6,12 +6,13 @@ as plain posts without JavaScript (then the answer is a redirect back to the pag
 
 from django.contrib import messages
 from django.http import JsonResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from parties import access, taps
+from parties.pages.results import PotFormAgain, results_context
 from parties.services import party as party_service
 from parties.services import player as player_service
 from parties.services import pot as pot_service
@@ -220,6 +221,16 @@ def prize_rolloff(request, party_id, category):
 @require_POST
 def pot_set(request, party_id):
     party, grant = access.require_host(request, party_id)
+    if not _wants_json(request):
+        try:
+            pot_service.pot_set(party=party, data=request.POST)
+        except pot_service.PotFormError as error:
+            # The form again, open, as the host typed it, the refusal beside its field.
+            again = PotFormAgain(request.POST.dict(), str(error), error.field)
+            context = results_context(party, grant, pot_form=again)
+            return render(request, "parties/results.html", context, status=400)
+        messages.success(request, "The pot is set.")
+        return redirect(reverse("parties:results", args=[party.id]) + "#pot")
     request.POST = request.POST.copy()
     request.POST["next"] = reverse("parties:results", args=[party.id]) + "#pot"
     return _party_action(

@@ -6,9 +6,8 @@ from django.views.decorators.http import require_GET
 
 from parties import access, selectors
 from parties.models import Player
-from parties.pages import corrections as correction_context
 from parties.pages import host_grid
-from parties.pages import pot as pot_view
+from parties.pages.results import results_context
 from parties.views import respond
 
 
@@ -77,17 +76,4 @@ def player(request, party_id, player_id):
 @require_GET
 def results(request, party_id):
     party, grant = access.require_any(request, party_id)
-    rows, prizes = selectors.party_results(party)
-    pot = pot_view.pot_view(party, prizes)
-    return render(
-        request,
-        "parties/results.html",
-        {
-            "party": party,
-            "rows": rows,
-            "prizes": [(prize, money) for prize, money in zip(prizes, pot.prizes, strict=True)],
-            "pot": pot,
-            "grant": grant,
-            "corrections": correction_context.audit_lines(party),
-        },
-    )
+    return render(request, "parties/results.html", results_context(party, grant))

@@ -101,6 +101,7 @@
     lastSeq = message.seq;
     if (message.type === "bell") return bell();
     if (message.type === "round" && message.what === "closed") ring("Round over! See where to sit next.");
+    if (message.type === "round" && message.what === "finished") ring("That's the night! See the prizes.");
     if (message.type === "round" && message.what === "started") {
       ring("The round has started: roll!", { bell: false });
     }

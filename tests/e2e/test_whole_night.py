@@ -68,6 +68,7 @@ def test_a_whole_night_is_hosted_scored_watched_and_printed(chromium, server, sh
 
     # The night is over on every screen.
     expect(player.locator("#where")).to_contain_text("That's the night!")
+    expect(player.locator("#bell-banner")).to_have_text("That's the night! See the prizes.")
     shots(player, "player-night-over")
     sheet = {
         label: int(player.locator(".totals div", has_text=label).first.locator("dd").inner_text())

@@ -115,3 +115,35 @@ def test_the_form_shows_shares_that_save_again_after_a_late_arrival(host, tied_p
     response = set_pot(host, tied_party, buy_in="100.00", unit="amount", tied="split",
                        **{f"share-{key}": value for key, value in shown.items()})
     assert "The pot is set." in response.content.decode()  # saved as shown, no 'add up' error
+
+
+def test_a_refused_pot_comes_back_open_as_typed_with_the_error_beside_its_field(
+    host, tied_party  # noqa: F811
+):
+    typed = {"buy_in": "6", "unit": "amount", "tied": "split", "share-most_wins": "40",
+             "share-most_buncos": "20", "share-most_losses": "10"}
+    response = set_pot(host, tied_party, **typed)
+    assert response.status_code == 400 and response.redirect_chain == []
+    form = section(response.content.decode(), "pot")
+    assert '<details class="card no-print pot-form" open>' in form
+    assert 'value="40"' in form and 'value="20"' in form and 'value="10"' in form
+    assert re.search(r'value="amount" checked', form) and 'value="split" selected' in form
+    # The refusal is in the shares' fieldset, which points at it, not at the page's top.
+    shares = form[form.index("<fieldset"):form.index("</fieldset>")]
+    assert 'aria-describedby="pot-error"' in shares
+    assert 'id="pot-error" role="alert">The shares: the amounts add up to 70.00' in shares
+    assert 'class="messages"' not in response.content.decode().split('id="pot"')[0]
+    assert Party.objects.get(pk=tied_party.pk).pot == {}
+
+    bad_buy_in = section(set_pot(host, tied_party, buy_in="six").content.decode(), "pot")
+    assert 'value="six"' in bad_buy_in and 'aria-invalid="true"' in bad_buy_in
+    label = bad_buy_in[bad_buy_in.index("Buy-in per player"):bad_buy_in.index("<fieldset")]
+    assert "The buy-in: “six” is not an amount like 6 or 6.50." in label
+
+
+def test_money_waiting_for_a_roll_off_is_said_under_who_takes_home_what(host, tied_party):  # noqa: F811
+    set_pot(host, tied_party, buy_in="6", unit="percent", tied="rolloff")
+    pot = section(results(host, tied_party), "pot")
+    # Most wins is tied and settled by a roll-off: its 36.00 (no Buncos: their share went to
+    # the other two prizes) is nobody's yet, and the page says so beside the take-home table.
+    assert "36.00 of the pot waits for the roll-off for Most wins" in pot

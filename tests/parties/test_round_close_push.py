@@ -154,5 +154,8 @@ def test_the_nights_last_close_tells_every_page_to_refetch(
     party.refresh_from_db()
     assert party.status == Party.Status.FINISHED
     closes = [(g, m) for g, m in pushes if m["type"] == "round" and m.get("what") == "closed"]
-    assert len(closes) == 5 * 3 + 1  # five closes with 2 tables' views each, then the last
-    assert closes[-1] == (f"party-{party.id}", {"type": "round", "seq": party.seq, "what": "closed"})
+    assert len(closes) == 5 * 3  # five closes with 2 tables' views each and the party-wide one
+    # The last says the night is over (the pages ring "That's the night!", not "sit next").
+    last = [(g, m) for g, m in pushes if m["type"] == "round" and m.get("what") == "finished"]
+    assert last == [(f"party-{party.id}", {"type": "round", "seq": party.seq, "what": "finished"})]
+    assert pushes.index(last[0]) > pushes.index(closes[-1])
