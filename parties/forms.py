@@ -13,7 +13,7 @@ from parties.party_limits import (
     clean_player_name,
     party_size_problem,
 )
-from scoring import PRESET_HELP, PRESETS, Rules, RulesError
+from scoring import PRESET_HELP, PRESET_TITLES, PRESETS, Rules, RulesError
 
 
 def parse_player_names(text):
@@ -101,6 +101,12 @@ def _option_field(f):
 OPTION_NAMES = [f.name for f in dataclasses.fields(Rules)]
 
 
+def preset_title(key):
+    """A preset's name as the form lists it: "World Bunco Association", "Standard"."""
+    title = PRESET_TITLES[key]
+    return title[0].upper() + title[1:]
+
+
 def preset_initial(preset):
     options = PRESETS[preset].to_options()
     return {"preset": preset, **options}
@@ -126,7 +132,7 @@ class PartyCreateForm(forms.Form):
     )
     preset = forms.ChoiceField(
         label="Rules preset",
-        choices=[(key, key) for key in PRESETS],
+        choices=[(key, preset_title(key)) for key in PRESETS],
         initial="standard",
     )
     # The preset the rule fields on the page were drawn for. Picking a preset redraws them

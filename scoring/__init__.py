@@ -12,6 +12,7 @@ Rules (scoring.rules)
     Rules.to_options() -> dict      JSON-ready; Rules.from_options(d) -> Rules (unknown keys
                                     raise, missing keys take defaults, lists ok for prizes).
     PRESETS, PRESET_HELP            name -> Rules, name -> one line for the host.
+    PRESET_TITLES                   name -> what a person reads ("World Bunco Association").
     PRIZE_CATEGORIES                the section 9 keys, in order.
 
 One roll (scoring.roll)
@@ -75,7 +76,7 @@ from scoring.party import Progress, ScoreSheet, record_round, round_sheets, sche
 from scoring.prizes import award_prizes, settle_prize, settle_tie
 from scoring.roll import InvalidRoll, RollScore, score_roll
 from scoring.round import RoundState, replay_round
-from scoring.rules import PRESET_HELP, PRESETS, PRIZE_CATEGORIES, Rules, RulesError
+from scoring.rules import PRESET_HELP, PRESET_TITLES, PRESETS, PRIZE_CATEGORIES, Rules, RulesError
 from scoring.seating import (
     SeatingError,
     check_seating,
@@ -100,6 +101,7 @@ from scoring.table import (
 __all__ = [
     "PRESETS",
     "PRESET_HELP",
+    "PRESET_TITLES",
     "PRIZE_CATEGORIES",
     "Bell",
     "InvalidRoll",

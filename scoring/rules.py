@@ -208,7 +208,7 @@ def rules_name(preset: str, rules: Rules) -> str:
         and dataclasses.replace(rules, prizes=base.prizes) == base
         and set(rules.prizes) == set(base.prizes)  # the form lists prizes in its own order
     )
-    return f"{preset} rules" if same else "custom rules"
+    return f"{PRESET_TITLES[preset]} rules" if same else "custom rules"
 
 
 def _check_field(f: dataclasses.Field, value: Any) -> None:
@@ -267,6 +267,18 @@ PRESETS: dict[str, Rules] = {
 PRESETS["boxed_small"] = dataclasses.replace(
     PRESETS["boxed4"], rotation="losers_down_wrap", small_group="boxed_plans"
 )
+
+# What a person reads for each preset, in a sentence ("Playing World Bunco Association rules.")
+# and, capitalised, in the create form's list; the keys are what forms and files store.
+PRESET_TITLES: dict[str, str] = {
+    "standard": "standard",
+    "wba": "World Bunco Association",
+    "quick": "quick",
+    "short": "short (to 11)",
+    "boxed4": "boxed set (4 dice)",
+    "boxed_small": "boxed set, small group",
+    "tournament": "tournament",
+}
 
 PRESET_HELP: dict[str, str] = {
     "standard": "Dice Game Depot's rules: 3 dice, the head table's bell ends each round at 21, "

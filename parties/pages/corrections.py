@@ -117,7 +117,8 @@ def audit_lines(party):
             AuditLine(
                 c.made_at,
                 c.made_by,
-                f"{what}: {c.note}" if c.note else what,
+                # (an undo saved before its note said which roll has the note "undo")
+                f"{what}: {c.note}" if c.note and c.note.lower() != what.lower() else what,
                 f"Set {c.round.bunco_set.number}, round {c.round.number}" if c.round else "",
                 [e for e in c.effects.splitlines() if e],
             )

@@ -381,7 +381,9 @@ def roll_undo(
         raise PartyError("There is no roll to undo at this table this round.")
     undone = extras.live_rolls[-1]
     decide(party, round_, [r for r in state.roll_rows(round_) if r.id != undone], "undo that roll")
-    correction = new_correction(party, round_, Kind.UNDO, by, "undo")
+    correction = new_correction(
+        party, round_, Kind.UNDO, by, f"table {table_number}'s last roll taken back"
+    )
     Roll.objects.filter(pk=undone).update(voided_by=correction)
     if round_.status == Round.Status.PLAYING:
         live = settle_playing(party, round_, correction, [table_number])

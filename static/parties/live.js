@@ -164,7 +164,7 @@
     const section = document.getElementById("where");
     const partnerWords = document.getElementById("where-partner");
     const seat = section && section.querySelector('[data-where="seat"]');
-    if (!seat || !partnerWords) return false;
+    if (!seat || (where.partner && !partnerWords)) return false;
     for (const old of section.querySelectorAll(".where-partner")) old.remove();
     if (where.partner) seat.after(partnerWords.content.cloneNode(true));
     for (const [name, value] of Object.entries(where)) {

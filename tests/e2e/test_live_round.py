@@ -251,7 +251,9 @@ def _play(phone, shots, host_base, head_base):
     for page in everyone:
         expect(page.locator("body")).to_have_attribute("data-bells", "2")
         expect(page.locator(".banner.wait")).to_have_text(
-            "Waiting for the bell to start set 1, round 2."
+            "Everyone seated? Press Start round 2 to begin set 1, round 2."
+            if page is host
+            else "Waiting for the bell to start set 1, round 2."
         )
     expect(player.locator("#bell-banner")).to_have_text("Round over! See where to sit next.")
     seat = after[1].index(me) + 1

@@ -64,7 +64,7 @@ def test_the_rule_sheet_prints_the_night_s_sentences_and_reads_on_a_phone(chromi
     assert len(sentences) == 13
     for paper, pages in printed(host, "rules").items():
         assert len(pages) == 1, paper  # one sheet to lay on each table
-        assert "Tonight's rules" in pages[0] and "Playing wba rules." in pages[0]
+        assert "Tonight's rules" in pages[0] and "Playing World Bunco Association rules." in pages[0]
         joined = " ".join(pages)
         assert "There is a break after set 2." in joined
         assert "Print" not in joined and "Back to the host page" not in joined

@@ -164,8 +164,9 @@ def assert_round_closed_once(pg, party, pages, shots, label):
     every phone heard both bells (the bell and "round over") exactly once."""
     for page in pages:
         expect(page.locator("body")).to_have_attribute("data-bells", "2", timeout=30_000)
-        expect(page.locator(".banner.wait")).to_have_text(
-            "Waiting for the bell to start set 1, round 2.")
+        expect(page.locator(".banner.wait")).to_have_text(re.compile(  # the host: press Start
+            r"(Waiting for the bell to start|Everyone seated\? Press Start round 2 to begin) "
+            r"set 1, round 2\."))
     rounds = pg.rows("SELECT id, number, status, bell_at IS NOT NULL, closed_at IS NOT NULL "
                      "FROM parties_round WHERE party_id = %s ORDER BY id", party.id)
     first, second = rounds[0], rounds[1]

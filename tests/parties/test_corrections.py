@@ -20,6 +20,7 @@ from parties.models import (
     Seat,
     Table,
 )
+from parties.pages.corrections import audit_lines
 from parties.services.errors import PartyError, StaleTap
 from parties.services.late_tap import late_tap_apply, late_tap_dismiss
 from parties.services.roll import roll_correct, roll_record, roll_undo, roll_void
@@ -116,6 +117,9 @@ def test_undo_of_the_round_closing_roll_reopens_the_round_while_the_next_one_wai
     undo = Correction.objects.get()
     assert (undo.kind, undo.made_by, undo.round_id) == ("undo", "table 3", closed.id)
     assert Roll.objects.get(voided_by=undo).dice == (2, 3, 4)
+    # The log says which roll, not "Undo: undo".
+    [line] = audit_lines(party)
+    assert line.what == "Undo: table 3's last roll taken back"
     now = loaded(party, closed)
     assert not now.table(3).done and now.extras[2].version == new_version
     tap(party, 3, (2, 3, 4))  # the roll entered again closes the round again, once

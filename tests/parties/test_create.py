@@ -258,7 +258,7 @@ def test_the_preview_with_ghosts_counts_them_and_points_at_the_boxed_plans(host)
     page = page.decode()
     assert "7 players and 1 ghost sit at 2 tables" in page
     assert page.count("4 in two teams") == 2
-    assert "boxed_small" in page
+    assert "Boxed set, small group" in page
 
 
 def test_the_create_page_draws_the_preview_from_what_was_sent(host):

@@ -38,7 +38,8 @@ def host_of(party):
 def text_of(response):
     """The page's words, without tags, scripts or attributes (what a person reads)."""
     html = response.content.decode()
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r"<(script|style|template)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r"</?(span|strong|em|b|i|a)\b[^>]*>", "", html)  # inline: no break in a word
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
@@ -170,13 +171,34 @@ def test_the_header_says_what_is_happening():
 
 
 def test_the_header_names_the_preset_until_an_option_differs():
-    assert "· wba rules ·" in facts(new_party("wba", names=EIGHT))
+    assert "· World Bunco Association rules ·" in facts(new_party("wba", names=EIGHT))
     changed = new_party("wba", names=EIGHT, sets=3)
     assert "· custom rules ·" in facts(changed)
-    assert "wba rules" not in facts(changed)
+    assert "World Bunco Association rules" not in facts(changed)
 
 
 # --- the target and the fuzzy die ----------------------------------------------------------
+
+
+def test_the_create_form_lists_presets_by_the_names_a_person_reads():
+    page = Browser().get(reverse("parties:create")).content.decode()
+    for key, title in [("wba", "World Bunco Association"), ("boxed_small", "Boxed set, small group"),
+                       ("boxed4", "Boxed set (4 dice)"), ("standard", "Standard")]:
+        assert re.search(rf'<option value="{key}"[^>]*>{re.escape(title)}</option>', page), key
+    assert ">wba<" not in page and ">boxed_small<" not in page
+
+
+def test_the_host_is_told_to_press_start_and_the_tables_wait_for_the_bell():
+    party = new_party(names=EIGHT)
+    host_page = host_of(party).get(reverse("parties:host", args=[party.id])).content.decode()
+    assert "Everyone seated? Press <strong>Start round 1</strong> to begin set 1, round 1." in (
+        host_page
+    )
+    assert "Waiting for the bell" not in host_page
+    table = Browser()
+    redeem(table, AccessLink.objects.get(party=party, role="table", table__number=2))
+    table_page = table.get(reverse("parties:table", args=[party.id, 2])).content.decode()
+    assert "Waiting for the bell to start set 1, round 1." in table_page
 
 
 def test_the_player_page_and_the_party_view_show_the_rounds_target():
@@ -186,7 +208,7 @@ def test_the_player_page_and_the_party_view_show_the_rounds_target():
     player_page = browser_with(party, "player", player=ann).get(
         reverse("parties:player", args=[party.id, ann.id])
     )
-    assert "Target 1 : roll for 1s" in text_of(player_page)
+    assert "Target 1: roll for 1s" in text_of(player_page)
     party_view = host_of(party).get(reverse("parties:party", args=[party.id]))
     assert "target 1 (roll for 1s)" in text_of(party_view)
 

@@ -51,7 +51,7 @@ def test_only_the_host_may_print_cards_and_sheets(name, host, keeper, player, co
 def test_the_rule_sheet_says_the_night_s_rules_in_sentences_not_option_names(host):
     party = create_party(host, preset="wba")
     page = text(host.get(url("rules_sheet", party)))
-    assert "Tonight's rules" in page and "Playing wba rules." in page
+    assert "Tonight's rules" in page and "Playing World Bunco Association rules." in page
     assert "The night is four sets of 6 rounds; each set starts again at round 1." in page
     assert "There is a break after set 2." in page
     assert "Whoever rolls a Bunco takes the fuzzy die." in page

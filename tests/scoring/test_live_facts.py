@@ -48,7 +48,7 @@ def test_the_die_is_handed_out_only_as_the_nights_first_round_starts():
 
 
 def test_the_rules_are_named_by_their_preset_until_an_option_differs():
-    assert rules_name("wba", PRESETS["wba"]) == "wba rules"
+    assert rules_name("wba", PRESETS["wba"]) == "World Bunco Association rules"
     assert rules_name("standard", Rules()) == "standard rules"
     assert rules_name("wba", Rules(sets=4, break_after_set=2, traveling="bunco")) == "custom rules"
     assert rules_name("standard", Rules(play_to=11)) == "custom rules"
