@@ -464,6 +464,9 @@
       slots.appendChild(s);
     }
     document.querySelector(".clear-dice").hidden = !pendingFaces.length;
+    // Read out as words: the boxes side by side would read "11" for two 1s.
+    const said = document.querySelector(".dice-said");
+    if (said) said.textContent = pendingFaces.length ? `Dice entered: ${pendingFaces.join(", ")}` : "";
   }
 
   function syncControls() {

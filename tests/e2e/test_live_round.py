@@ -150,7 +150,7 @@ def _play(phone, shots, host_base, head_base):
     expect(host.locator(".live-tables section.live-table")).to_have_count(3)
     for table in tables.values():
         table.expect("playing", [0, 0], turn=seats[table.number - 1][0])
-        expect(table.page.locator(".round-head .target")).to_have_text("1")
+        expect(table.page.locator(".round-head .target")).to_have_text("Target 1")
         expect(table.page.get_by_role("button", name="Nothing", exact=True)).to_be_visible()
     expect(player.locator("section#table-3")).to_have_attribute("data-phase", "playing")
     shots(host, "host-round-1-started")
@@ -274,7 +274,7 @@ def _play(phone, shots, host_base, head_base):
         card = table.page.locator(f"#seats-{table.number}")
         expect(card.locator(".seat-name")).to_have_text(after[table.number - 1])
         expect(table.page.locator(".set-round")).to_have_text("Set 1 · round 2")
-        expect(table.page.locator(".round-head .target")).to_have_text("2")
+        expect(table.page.locator(".round-head .target")).to_have_text("Target 2")
         expect(table.live).to_have_count(0)
         shots(table.page, f"table-{table.number}-round-2")
     expect(head.page.get_by_role("button", name="Ring the bell to start round 2")).to_be_visible()

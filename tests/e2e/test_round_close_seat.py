@@ -87,7 +87,7 @@ def test_the_close_push_alone_shows_the_player_and_the_table_their_new_seats(
         expect(player.locator("#bell-banner")).to_have_text("Round over! See where to sit next.")
         expect(player.locator("#where")).to_contain_text("Set 1, round 2: table ")
         expect(last.page.locator(".round-head .set-round")).to_have_text("Set 1 · round 2")
-        expect(last.page.locator(".round-head .target")).to_have_text("2")
+        expect(last.page.locator(".round-head .target")).to_have_text("Target 2")
         expect(last.page.locator("#seating-card")).to_have_attribute("open", "")
         expect(last.page.locator("#seats-3 .seat-name")).to_have_count(4)
         where = player.locator("#where").inner_text()
