@@ -137,13 +137,17 @@ def pending_late_taps(party):
 def host_context(party):
     """The host page's corrections: the rolls of the latest round played to void or correct
     (earlier rounds a link each: the page is refetched as the tables roll, and a whole night's
-    rolls made it megabytes and a second to render), late taps, and the audit list."""
+    rolls made it megabytes and a second to render), late taps, and the audit list. A round
+    just started shows the round before it until its first roll: the minutes after a round are
+    when a host notices a mistake in it."""
     rounds = played_rounds(party)
+    shown = party_rolls(rounds[:2])[:1]  # the newest of the two with a roll
+    after = 1 + next((i for i, r in enumerate(rounds) if shown and r.id == shown[0].round_id), 0)
     return {
-        "party_rolls": party_rolls(rounds[:1]),
+        "party_rolls": shown,
         "earlier_rounds": [
             RoundLink(r.id, f"Set {r.bunco_set.number}, round {r.number}", r.get_status_display())
-            for r in rounds[1:]
+            for r in rounds[after:]
         ],
         "late_taps": pending_late_taps(party),
         "corrections": audit_lines(party),

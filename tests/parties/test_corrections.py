@@ -578,6 +578,10 @@ def test_the_host_page_shows_the_latest_rounds_rolls_and_links_the_earlier_ones(
     party = create_party(host)
     closed = play_round_one(party)
     round_start(party=party)
+    # Round 2 started, not yet rolled in: round 1's rolls stay on the page, to correct in the
+    # minutes after the round, when a host notices a mistake.
+    page = host.get(reverse("parties:host", args=[party.id])).content.decode()
+    assert f'id="rolls-{closed.id}"' in page and "1 5 6" in page
     tap(party, 2, (2, 2, 5))  # round 2 (target 2): a roll in the round in play
     page = host.get(reverse("parties:host", args=[party.id])).content.decode()
     assert 'id="rolls-' + str(closed.id) + '"' not in page  # round 1's rows are not on it
