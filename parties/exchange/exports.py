@@ -247,8 +247,11 @@ def standings_table(party: Party):
 
 ROLLS_HEADER = [
     "Set", "Round", "Table", "Roller", "Dice or entry", "Points", "Bunco or mini", "Called",
-    "Before the bell", "Roll-off", "Voided", "Voided by", "Entered by", "Entered at", "Tap id",
+    "When", "Entered after the bell", "Roll-off", "Voided", "Voided by", "Entered by",
+    "Entered at", "Tap id",
 ]
+# "When": a roll made before the round's bell, or after it while the turn in hand finishes.
+BEFORE_BELL, AFTER_BELL = "before the bell", "after the bell"
 KIND_WORDS = {"bunco": "Bunco", "mini_bunco": "mini Bunco"}
 
 
@@ -261,6 +264,8 @@ def rolls_table(party: Party):
         .select_related("round__bunco_set", "table", "roller", "voided_by")
         .order_by("round__bunco_set__number", "round__number", "id")
     )
+    asked = {kind for kind, must in (("bunco", rules.bunco_must_be_called),
+                                     ("mini_bunco", rules.mini_bunco_must_be_called)) if must}
     table = []
     for roll in rolls:
         score = roll_score(roll, rules)
@@ -272,8 +277,9 @@ def rolls_table(party: Party):
             entry_words(roll.outcome, roll.face, roll.dice),
             score.points if score else "",
             KIND_WORDS.get(score.kind, "") if score else "",
-            _yes(roll.called),
-            _yes(roll.before_bell),
+            _yes(roll.called) if score and score.kind in asked else "",  # only where asked
+            _when_rolled(roll),
+            _yes(roll.before_bell),  # made before the bell on a phone that heard it late
             _yes(roll.phase == Roll.Phase.ROLLOFF),
             _yes(roll.voided_by_id),
             correction_words(roll.voided_by) if roll.voided_by else "",
@@ -282,6 +288,17 @@ def rolls_table(party: Party):
             str(roll.tap_id),
         ])
     return ROLLS_HEADER, table
+
+
+def _when_rolled(roll):
+    """Before the round's bell or after it (the turns in hand finishing); "" for a roll-off,
+    and in a round with no bell (each table playing to the end on its own). The bell is saved
+    with the time of the tap or press that rang it, a corrected roll keeps its first time, and
+    a roll made before the bell but entered after it says so."""
+    bell = roll.round.bell_at
+    if roll.phase == Roll.Phase.ROLLOFF or bell is None:
+        return ""
+    return BEFORE_BELL if roll.before_bell or roll.created_at <= bell else AFTER_BELL
 
 
 def roll_score(roll, rules):

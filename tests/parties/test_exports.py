@@ -169,6 +169,17 @@ def test_the_rolls_file_lists_every_roll_as_entered_voided_ones_too(host):
         if line["Dice or entry"] == "1 1 1" and line["Voided"] == "no" and line["Table"] == "2"
     )
     assert (bunco["Points"], bunco["Bunco or mini"], bunco["Called"]) == ("21", "Bunco", "yes")
+    # "Called" only where the rules ask a call: never on a miss or plain points.
+    assert {line["Called"] for line in lines if line["Bunco or mini"] == ""} == {""}
+    # Each roll of round 1 before the head table's Bunco rang the bell, or after it while the
+    # turns in hand finished; none was entered late. Round 2 has no bell yet.
+    round_one = [line for line in lines if line["Round"] == "1" and line["Voided"] == "no"]
+    when = [(line["Table"], line["Dice or entry"], line["When"]) for line in round_one]
+    assert ("2", "1 1 4", "before the bell") in when and ("3", "1 2 3", "before the bell") in when
+    assert ("1", "1 1 1", "before the bell") in when  # the roll that rang it
+    assert ("2", "1 2 6", "after the bell") in when
+    assert {line["Entered after the bell"] for line in lines} == {"no"}
+    assert lines[-1]["When"] == ""
     quick = lines[-1]
     assert (quick["Set"], quick["Round"], quick["Table"]) == ("1", "2", "2")
     assert (quick["Dice or entry"], quick["Points"], quick["Bunco or mini"]) == ("2 points", "2", "")
