@@ -476,6 +476,9 @@ def test_the_host_page_lists_closed_rounds_rolls_late_taps_and_corrections(host,
     page = host.get(reverse("parties:host", args=[party.id])).content.decode()
     assert "Set 1, round 1" in page and "1 1 1" in page
     assert "Table 3 (round 1): 2 points for someone, made before the bell" in page
+    # Said at the top too, above the round's controls: the list sits far below them.
+    notice = '<a href="#late-taps">1 late roll waiting</a>: add it to its round or dismiss it.'
+    assert page.index(notice) < page.index('aria-label="Host controls"')
     assert "now win" in page and "Correction" in page
     results = host.get(reverse("parties:results", args=[party.id])).content.decode()
     assert "now win" in results
