@@ -15,6 +15,7 @@
     busy: "server busy, will resend",
     asking: "waiting for “did they call it?”",
     held_back: "held back (a tap before it was not saved): not sent",
+    paused: "paused, sends on resume",
     saved: "saved",
   };
   const SENDABLE = new Set(["pending", "offline", "busy"]);
@@ -35,6 +36,11 @@
   const ownVersions = new Set();  // "round:version" our own saved taps made
 
   function entry() { return document.getElementById("entry"); }
+  // While the host has paused the game the server refuses taps: they wait in the outbox.
+  function paused() {
+    const live = document.getElementById("live");
+    return Boolean(live) && live.dataset.paused === "1";
+  }
   function tableEl() {
     const live = document.getElementById("live");
     return live && document.getElementById(`table-${live.dataset.tables}`);
@@ -195,7 +201,8 @@
       text.textContent = `${item.label}: ${WORDS.held_back}`;
       buttons.push(button("resend", item.id, "Send"), button("dismiss", item.id, "Dismiss"));
     } else {
-      text.textContent = `${item.label}: ${WORDS[item.state] || item.state}`;
+      const words = SENDABLE.has(item.state) && paused() ? WORDS.paused : WORDS[item.state];
+      text.textContent = `${item.label}: ${words || item.state}`;
     }
     li.appendChild(text);
     if (buttons.length) {
@@ -302,7 +309,7 @@
   }
 
   async function flush() {
-    if (sending || Date.now() < busyUntil) return;
+    if (sending || Date.now() < busyUntil || paused()) return;
     const [item, ...behind] = sendable(load());
     if (!item) return;
     sending = true;
@@ -550,7 +557,7 @@
   });
 
   document.addEventListener("bunco:table", () => { syncControls(); renderPending(); });
-  document.addEventListener("bunco:resynced", () => { syncControls(); render(); });
+  document.addEventListener("bunco:resynced", () => { syncControls(); render(); flush(); });
   window.addEventListener("online", flush);
   syncControls();
   render();

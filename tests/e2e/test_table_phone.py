@@ -400,3 +400,31 @@ def test_the_live_region_is_fetched_one_at_a_time_the_last_asked_landing_last(
     expect(table(page).locator(".side-points")).to_have_text(["1", "0"])
     page.context.close()
     other.context.close()
+
+
+def test_a_tap_made_while_the_game_is_paused_waits_on_the_phone_until_the_host_resumes(
+    chromium, server, shots  # noqa: F811
+):
+    host, url = new_party(chromium, server)
+    start_round(host)
+    page = scorekeeper(chromium, url)
+    was = version(page)
+    host.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.locator(".banner.pause")).to_have_text(
+        "The host has paused the game. Taps made now wait on this phone and go when the host "
+        "resumes."
+    )
+    expect(page.locator("#live")).to_have_attribute("data-paused", "1")
+
+    tap(page, "1 point")  # not sent: the server would refuse it
+    waiting = outbox(page).locator(".tap")
+    expect(waiting).to_have_text(["1 point: paused, sends on resume"])
+    page.wait_for_timeout(1500)
+    assert version(page) == was and points(page) == [0, 0]
+    screen(shots, page, "tap-waiting-while-paused")
+
+    host.get_by_role("button", name="Resume", exact=True).click()
+    expect(page.locator(".banner.pause")).to_have_count(0)
+    expect(table(page)).to_have_attribute("data-version", str(was + 1))
+    expect(table(page).locator(".side-points")).to_have_text(["1", "0"])
+    expect(waiting).to_have_text(["1 point: saved"])
