@@ -134,7 +134,7 @@ def test_a_players_phone_shows_the_target_and_the_fuzzy_die_from_the_head_table(
     # The form at ?preset=wba: every option as wba sets it (picking the preset in the form and
     # creating at once can post the options from before htmx swapped in wba's).
     create_with(host, server, "WBA Night", EIGHT, "wba")
-    expect(host.locator("#fact-rules")).to_have_text("wba rules")
+    expect(host.locator("#fact-rules")).to_have_text("World Bunco Association rules")
     keeper = host.locator("#seats-1 .scorekeeper strong").inner_text()
     someone = host.locator("#seats-2 .seat-name").first.inner_text()
     player = chromium.new_context(**PHONE).new_page()
