@@ -252,12 +252,22 @@ PAGE = """<body data-party="4" data-view="table-2" data-tables="2">
 
 
 def test_what_the_page_shows():
-    assert phone.live_region(PAGE) == (12, 7, 3, "2")
+    assert phone.live_region(PAGE) == (12, 7, 3, "2", False)
     assert phone.live_region('<div id="live" data-seq="1" data-round="" data-tables="">') == (
-        1, None, 0, "")
+        1, None, 0, "", False)
     assert phone.live_region("<p>no live region</p>") is None
     assert phone.table_shown(PAGE, 2) == {
         "round": 7, "version": 3, "points": [4, 1], "phase": "playing", "bell": False}
     assert phone.table_shown(PAGE, 3) is None
     assert phone.body_attribute(PAGE, "data-view") == "table-2"
     assert phone.body_attribute(PAGE, "data-refetch-on-table") is None
+
+
+def test_nothing_goes_while_the_page_shows_the_game_paused():
+    queued = [phone.Queued({"tap_id": "a", "outcome": "one"}, "/parties/1/table/1/rolls/")]
+    assert phone.batch(queued, paused=True) == []
+    assert phone.batch(queued) == queued
+    page = ('<div id="live" data-seq="4" data-round="2" data-round-version="3" '
+            'data-tables="1" data-paused="1">')
+    assert phone.live_region(page).paused
+    assert not phone.live_region(page.replace('data-paused="1"', 'data-paused="0"')).paused

@@ -54,10 +54,13 @@ def _more_size(fields):
     return len(quote(_json(fields), safe=URI_COMPONENT_SAFE)) + 3
 
 
-def batch(items):
+def batch(items, paused=False):
     """What the next request carries (table.js sendable()): the first sendable item, and the
     sendable rolls right behind it at the same address, up to MAX_AT_ONCE and MAX_BODY. An
-    undo goes alone. [] when nothing can go."""
+    undo goes alone. [] when nothing can go, and while the page shows the game paused
+    (`paused`, page.LiveRegion's): its taps wait for the host to resume (table.js flush())."""
+    if paused:
+        return []
     items = list(items)
     start = _first_sendable(items)
     if start is None:

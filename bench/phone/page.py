@@ -16,12 +16,14 @@ SECTION = re.compile(r'<section id="table-(\d+)"[^>]*>.*?</section>', re.S)
 
 class LiveRegion(NamedTuple):
     """The page's #live: the party's seq it was rendered at, its round (None between
-    rounds), that round's version, and the tables it shows ("1,2", or "")."""
+    rounds), that round's version, the tables it shows ("1,2", or ""), and whether the game is
+    paused (a table's page)."""
 
     seq: int
     round: int | None
     round_version: int
     tables: str
+    paused: bool = False  # the host paused the game (a table's page says; taps wait)
 
 
 def attribute(tag, name):
@@ -45,6 +47,7 @@ def live_region(page):
         round=_int(attribute(tag, "data-round"), None),
         round_version=_int(attribute(tag, "data-round-version")),
         tables=attribute(tag, "data-tables") or "",
+        paused=attribute(tag, "data-paused") == "1",
     )
 
 
