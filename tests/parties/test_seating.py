@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from bench.phone import where_shown
 from parties.models import Party, Round, Seat
 from tests.parties.conftest import TWELVE, create_party
 
@@ -104,5 +105,7 @@ def test_the_player_page_says_where_to_sit_and_with_whom(party, player):
     partner_position = (seat.position + 1) % 4 + 1
     partner = Seat.objects.get(round=seat.round, table=seat.table, position=partner_position)
     page = player.get(reverse("parties:player", args=[party.id, ann.id])).content.decode()
-    assert f"<strong>table {seat.table.number}</strong>, seat {seat.position}" in page
-    assert f"partner: <strong>{partner.player.name}</strong>" in page
+    where = where_shown(page)  # the slots the page shows, as a round's close fills them
+    assert (where["table"], where["seat"]) == (seat.table.number, seat.position)
+    assert where["partner"] == partner.player.name
+    assert f'partner: <strong data-where="partner">{partner.player.name}</strong>' in page
