@@ -229,6 +229,9 @@ def pot_set(request, party_id):
             again = PotFormAgain(request.POST.dict(), str(error), error.field)
             context = results_context(party, grant, pot_form=again)
             return render(request, "parties/results.html", context, status=400)
+        except PartyError as error:  # anything else the party cannot take: said at the top
+            messages.error(request, str(error))
+            return redirect(reverse("parties:results", args=[party.id]) + "#pot")
         messages.success(request, "The pot is set.")
         return redirect(reverse("parties:results", args=[party.id]) + "#pot")
     request.POST = request.POST.copy()
