@@ -142,12 +142,12 @@ def host_context(party):
     when a host notices a mistake in it."""
     rounds = played_rounds(party)
     shown = party_rolls(rounds[:2])[:1]  # the newest of the two with a roll
-    after = 1 + next((i for i, r in enumerate(rounds) if shown and r.id == shown[0].round_id), 0)
+    shown_at = next((i for i, r in enumerate(rounds) if shown and r.id == shown[0].round_id), 0)
     return {
         "party_rolls": shown,
         "earlier_rounds": [
             RoundLink(r.id, f"Set {r.bunco_set.number}, round {r.number}", r.get_status_display())
-            for r in rounds[after:]
+            for r in rounds[shown_at + 1 :]
         ],
         "late_taps": pending_late_taps(party),
         "corrections": audit_lines(party),
