@@ -219,6 +219,11 @@ class Roll(models.Model):
     voided_by = models.ForeignKey(
         Correction, null=True, blank=True, on_delete=models.PROTECT, related_name="voided_rolls"
     )
+    # A correction's roll is played in the place of the roll it corrected: that roll's id (or
+    # its own place), so the rolls after it keep theirs (parties.state.replay_order).
+    place = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="replayed in the place of this roll id"
+    )
 
     class Meta:
         ordering = ["round", "table", "id"]

@@ -7,7 +7,7 @@ import segno
 from django.db.models import Q
 from django.urls import reverse
 
-from parties import access
+from parties import access, state
 from parties.models import AccessLink, Party, PrizeRollOff, Round, ScoreSheetLine, Seat
 from scoring import partner_seat, settle_prize, side_seats
 from scoring.seating import table_plays_alone
@@ -438,7 +438,11 @@ def round_rolls(round_):
     """Every roll of a round, newest first, voided ones too (a correction keeps the history)."""
     from parties.models import Roll
 
-    rolls = Roll.objects.filter(round=round_).select_related("table", "roller").order_by("-id")
+    rolls = (
+        Roll.objects.filter(round=round_)
+        .select_related("table", "roller")
+        .order_by(*state.replay_order(newest_first=True))
+    )
     return [
         RollRow(
             r.id,

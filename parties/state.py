@@ -10,6 +10,7 @@ from itertools import groupby
 from typing import NamedTuple
 
 from django.db import transaction
+from django.db.models.functions import Coalesce
 
 from parties.models import Roll, Round, RoundBell, Seat
 from scoring import RollFact, RoundState
@@ -48,11 +49,14 @@ class RoundSnapshot:
     def table(self, number):
         return self.state.tables[number - 1]
 
-    def apply_roll(self, number, roll_id, fact, version, *, before_bell=False, entry=""):
+    def apply_roll(
+        self, number, roll_id, fact, version, *, before_bell=False, entry="", roller=None
+    ):
         """This state after one more roll at table `number` (raises if the rules refuse it).
         `before_bell`: made before the bell, entered after it; `entry`: a quick button's roll
-        as entered, in words (scoring.quick.entry_words; "" for dice)."""
-        state = self.state.roll(number, fact, before_bell=before_bell)
+        as entered, in words (scoring.quick.entry_words; "" for dice); `roller`: the player
+        (id, str) it was entered for, who threw it (scoring's TableRound.handed_to)."""
+        state = self.state.roll(number, fact, before_bell=before_bell, roller=roller)
         extras = list(self.extras)
         played_after = self.state.bell and not (before_bell and self.table(number).unbelled)
         extras[number - 1] = _after(
@@ -155,19 +159,34 @@ class RollRow(NamedTuple):
     called: bool
     before_bell: bool
     voided_by: int | None
+    roller_id: int | None = None  # who it was entered for; None: whoever's turn it is
+    place: int | None = None  # the id of the roll whose place it took (a correction), or None
+
+    @property
+    def key(self):
+        """Where it is replayed: in its own id's place, or in the place of the roll it took."""
+        return self.place or self.id
 
 
 def roll_rows(round_: Round) -> list[RollRow]:
-    """The round's rolls, voided ones too, in id order (the order they are replayed in)."""
+    """The round's rolls, voided ones too, in the order they are replayed in (`replay_order`)."""
     return [RollRow(*row) for row in _roll_values(round_)]
 
 
 def _roll_values(round_):
     return (
         Roll.objects.filter(round=round_)
-        .order_by("id")
+        .order_by(*replay_order())
         .values_list(*RollRow._fields[:1], "table__number", *RollRow._fields[2:])
     )  # plain rows: a round's replay reads hundreds of them
+
+
+def replay_order(*, newest_first=False):
+    """Rolls in the order they were played: by id, each correction's roll in the place of the
+    roll it corrected (`Roll.place`)."""
+    if newest_first:
+        return Coalesce("place", "id").desc(), "-id"
+    return Coalesce("place", "id"), "id"
 
 
 def bell_positions(round_: Round) -> list[int]:
@@ -196,11 +215,13 @@ def load(round_: Round, rules, *, written=False) -> RoundSnapshot:
     return live
 
 
-def replayed(round_: Round, rules, rows, bells) -> RoundSnapshot:
-    """The state of `round_` replayed from `rows` (RollRow's values, in id order) and `bells` (each
-    bell's position, as bell_positions), at the round's version. `load` passes the rows as
-    saved; a correction passes them as its change would leave them, to decide before it saves
-    (nothing is remembered). Raises what the rules raise when a roll cannot be played."""
+def replayed(round_: Round, rules, rows, bells, rollers=None) -> RoundSnapshot:
+    """The state of `round_` replayed from `rows` (RollRow's values, in replay order) and
+    `bells` (each bell's position, as bell_positions), at the round's version. `load` passes
+    the rows as saved; a correction passes them as its change would leave them, to decide
+    before it saves (nothing is remembered), with a dict as `rollers` to learn who threw each
+    roll (roll id -> player id, str). Raises what the rules raise when a roll cannot be played.
+    Each roll is thrown by the player it was entered for, where the rules allow."""
     seating, ghosts, table_ids, names, keepers = seating_of(round_)
     state = RoundState.start(seating, rules, round_.target, ghosts=ghosts, first_seats=keepers)
     live = RoundSnapshot(
@@ -218,16 +239,19 @@ def replayed(round_: Round, rules, rows, bells) -> RoundSnapshot:
     )
     bells = list(bells)
     voids = [0] * len(seating)  # a void is a fact too: it moves the table's version on
-    for roll_id, number, *dice, outcome, face, called, before_bell, voided_by in rows:
+    for roll_id, number, *dice, outcome, face, called, before_bell, voided_by, who, place in rows:
         if voided_by is not None:
             voids[number - 1] += 2  # the roll itself, and its void
             continue
-        while bells and bells[0] < roll_id:
+        while bells and bells[0] < (place or roll_id):
             bells.pop(0)
             live = live.apply_bell(live.version)
         fact, entry = roll_fact(dice, outcome, face, called, round_.target, rules)
+        who = None if who is None else str(who)
+        if rollers is not None:
+            rollers[roll_id] = live.table(number).thrower(who, before_bell=before_bell)
         live = live.apply_roll(
-            number, roll_id, fact, live.version, before_bell=before_bell, entry=entry
+            number, roll_id, fact, live.version, before_bell=before_bell, entry=entry, roller=who
         )
     if bells:
         live = live.apply_bell(live.version)

@@ -66,15 +66,23 @@ class RoundState(NamedTuple):
         """Each table's winning side (0: seats 1+3, 1: seats 2+4; a seat index when alone)."""
         return tuple(t.winner for t in self.tables)
 
-    def roll(self, table: int, roll: RollFact, *, before_bell: bool = False) -> RoundState:
+    def roll(
+        self, table: int, roll: RollFact, *, before_bell: bool = False, roller: str | None = None
+    ) -> RoundState:
         """Apply `roll` at 1-based `table`; a roll that rings the bell rings it at every table.
         `before_bell`: the roll was made before the bell, though entered after it (see
-        TableRound.before_bell); without a bell it is an ordinary roll."""
+        TableRound.before_bell); without a bell it is an ordinary roll. `roller`: the player the
+        roll was entered for, who throws it where the rules allow (TableRound.handed_to)."""
         tables = self.tables
         if type(table) is not int or not 1 <= table <= len(tables):
             raise NotAllowed(f"there is no table {table!r}; tables are 1 to {len(tables)}")
         current = tables[table - 1]
-        state = current.before_bell(roll) if before_bell else current.apply(roll)
+        if before_bell:
+            state = current.before_bell(roll, roller)
+        elif roller is None:
+            state = current.apply(roll)
+        else:
+            state = current.handed_to(roller).apply(roll)
         last = state.last
         last_bunco, fuzzy_die = self.last_bunco, self.fuzzy_die
         if last.score is not None:

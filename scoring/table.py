@@ -177,6 +177,28 @@ class TableRound(NamedTuple):
         seat = self.turn_seat
         return None if seat is None else self.seats[self._roller_seat(seat - 1)]
 
+    def handed_to(self, player: str | None) -> TableRound:
+        """The table with the dice in `player`'s hands, for a roll entered as theirs (a
+        correction replays each roll as the player it was entered for, docs/rules.md section
+        7): while play is on, the turn moves to the next seat, from the turn in hand, that
+        `player` throws for (their own, or a ghost's across the table), as a new turn. The
+        table as it is when it is their turn already, after the bell, in a roll-off, or when
+        they throw for no seat here."""
+        if player is None or self.phase != PLAYING or self.roller == player:
+            return self
+        n = len(self.seats)
+        for step in range(1, n):
+            seat = (self.turn + step) % n
+            if self.seats[self._roller_seat(seat)] == player:
+                return self._replace(turn=seat, turn_rolls=0)
+        return self
+
+    def thrower(self, player: str | None = None, *, before_bell: bool = False) -> str | None:
+        """Who throws the next roll: `player` where the dice can be handed to them, else the
+        turn's roller; a roll made before the bell is thrown at the table as it stood then."""
+        table = self.unbelled if before_bell and self.unbelled is not None else self
+        return table.handed_to(player).roller
+
     @property
     def winners(self) -> tuple[str, ...]:
         """The players (ghosts included) on the side that won this table, once decided."""
@@ -243,14 +265,14 @@ class TableRound(NamedTuple):
             return self._replace(phase=FINISHING, last=last, at_bell=self)
         return self._replace(last=last, at_bell=self)._end_play()
 
-    def before_bell(self, fact: RollFact) -> TableRound:
+    def before_bell(self, fact: RollFact, player: str | None = None) -> TableRound:
         """The table after a roll made before the bell but entered after it (its phone had not
         heard the bell): the roll is played on the table as it stood at the bell, then the bell
         rings again. Once a roll has been made at the table since the bell, or without a bell,
-        it is simply the next roll."""
+        it is simply the next roll. `player`: the roll was entered as theirs (`handed_to`)."""
         if self.unbelled is None:
-            return self.apply(fact)
-        played = self.unbelled.apply(fact)
+            return self.handed_to(player).apply(fact)
+        played = self.unbelled.handed_to(player).apply(fact)
         if played.phase != PLAYING:  # it won the table, or rang the bell itself
             return played
         return played.bell_rung()

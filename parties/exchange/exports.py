@@ -48,6 +48,7 @@ NOT_EXPORTED_FIELDS = {
 # place among the rolls ("after roll N", 0 before any). The import maps them like a foreign key.
 ROW_ID_FIELDS = {
     ("parties.roundbell", "after_roll_id"): "parties.roll",
+    ("parties.roll", "place"): "parties.roll",
 }
 
 
@@ -115,10 +116,11 @@ def _parents_first(members):
 
 def depends_on(model):
     """The models whose rows a row of `model` names: by foreign key, or by a ROW_ID_FIELDS
-    column (whose rows must be in place first, for the import to map it)."""
+    column (whose rows must be in place first, for the import to map it). A column naming an
+    earlier row of its own table (a corrected roll's place) is set after its batch is in."""
     label = model._meta.label_lower
     named = {apps.get_model(target) for (of, _f), target in ROW_ID_FIELDS.items() if of == label}
-    return {field.related_model for field in _links(model)} | named
+    return ({field.related_model for field in _links(model)} | named) - {model}
 
 
 def exported_fields(model):
@@ -257,12 +259,12 @@ KIND_WORDS = {"bunco": "Bunco", "mini_bunco": "mini Bunco"}
 
 def rolls_table(party: Party):
     """Every roll of the party as it was entered, voided ones too, round by round in the order
-    the tables entered them."""
+    they were rolled (a correction's roll in the place of the roll it corrected)."""
     rules = party.rules
     rolls = (
         Roll.objects.filter(round__party=party)
         .select_related("round__bunco_set", "table", "roller", "voided_by")
-        .order_by("round__bunco_set__number", "round__number", "id")
+        .order_by("round__bunco_set__number", "round__number", *state.replay_order())
     )
     asked = {kind for kind, must in (("bunco", rules.bunco_must_be_called),
                                      ("mini_bunco", rules.mini_bunco_must_be_called)) if must}

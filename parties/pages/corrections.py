@@ -70,7 +70,7 @@ def party_rolls(rounds):
     rolls = (
         Roll.objects.filter(round__in=rounds, voided_by__isnull=True)
         .select_related("round__bunco_set", "table", "roller")
-        .order_by("id")
+        .order_by(*state.replay_order())
     )
     by_round = {}
     for roll in rolls:

@@ -11,7 +11,8 @@ pages to refetch). The lock serialises one party's writes; other parties are not
     party_import  party_import
     party_file    the party file read in pieces, for party_import (no services of its own)
     round         round_start, bell_ring
-    roll          roll_record (the tap), roll_undo, roll_void, roll_correct
+    roll          roll_record (the tap), roll_undo
+    roll_correction  roll_void, roll_correct, correction_preview (what either would change)
     roll_judging  what one roll does as the table stands (for roll_record; no services)
     tap_sql       the tap's statements, written by hand: the lock and fresh reads, the roll
     round_close   the round's close, inside the write that ended the round (no services)

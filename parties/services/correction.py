@@ -1,6 +1,7 @@
-"""The steps every correction shares (roll_undo, roll_void and roll_correct in
-parties.services.roll; late_tap_apply and late_tap_dismiss in parties.services.late_tap): they
-run inside those writes, under the party's lock, and are no services of their own.
+"""The steps every correction shares (roll_undo in parties.services.roll, roll_void and
+roll_correct in parties.services.roll_correction, late_tap_apply and late_tap_dismiss in
+parties.services.late_tap): they run inside those writes, under the party's lock, and are no
+services of their own.
 
 A roll is a fact that is voided, never edited; every change is a Correction that says who made
 it, when, and what it changed (`effects`, words for people). Each correction locks the party's
@@ -8,10 +9,9 @@ row first, as every live write does, so it is serialised with the taps, the bell
 close. It decides on the round's rolls as the change would leave them, replayed in memory
 (`decide`), and only then saves: refused, it has changed nothing.
 
-The replay reads a round's rolls in id order, so a corrected roll cannot be slotted back in
-where it was: the correction voids it and every live roll of the round after it, and enters
-the corrected roll and copies of the later ones again, in the same order (the bell stays
-between the same rolls).
+The replay reads a round's rolls in the order they were played (parties.state.replay_order):
+a corrected roll is entered again with the place of the roll it corrects, so the rolls after
+it, and the bell, keep theirs.
 """
 
 import uuid
@@ -35,15 +35,16 @@ from scoring import InvalidRoll, NotAllowed
 from scoring.quick import quick_outcomes
 
 
-def decide(party, round_, rows, doing):
+def decide(party, round_, rows, doing, rollers=None):
     """What a correction would leave of `round_`, decided before anything is saved: the round
     replayed from `rows` (state.roll_rows, as the change would leave them). Refused (PartyError)
     when the host has ended the party while the round was in play, when a roll could no longer
     be played, or when a closed round would be left unfinished after its next round started.
-    `doing` says what was asked, for the refusal ("void that roll")."""
+    `doing` says what was asked, for the refusal ("void that roll"); a dict as `rollers` learns
+    who threw each roll (state.replayed)."""
     if round_.status == Round.Status.PLAYING and party.status == Party.Status.FINISHED:
         raise PartyError("The host ended the party; the round in play no longer counts.")
-    live = replay_as(round_, party.rules, rows, doing)
+    live = replay_as(round_, party.rules, rows, doing, rollers)
     if round_.status == Round.Status.PLAYING or live.state.over:
         return live
     refusal = reopen_refusal(party, round_)
@@ -55,11 +56,11 @@ def decide(party, round_, rows, doing):
     return live
 
 
-def replay_as(round_, rules, rows, doing):
+def replay_as(round_, rules, rows, doing, rollers=None):
     """The round replayed from `rows` (nothing saved), or PartyError when a roll of it could
     then not be played."""
     try:
-        return state.replayed(round_, rules, rows, state.bell_positions(round_))
+        return state.replayed(round_, rules, rows, state.bell_positions(round_), rollers)
     except (InvalidRoll, NotAllowed) as error:
         raise PartyError(
             f"Cannot {doing}: a roll of {round_name(round_).lower()} could not be played after "
@@ -72,7 +73,7 @@ def settle(party, round_, before, correction, tables):
     everything derived from it in line (the live tables, or a closed round's sheets, rotation
     and fuzzy die). `before` is its replay from before the change, read first."""
     if round_.status == Round.Status.PLAYING:
-        return settle_playing(party, round_, correction, tables)
+        return settle_playing(party, round_, correction, tables, before)
     rules = party.rules
     taker_before = before.state.fuzzy_die
     bump_round(round_)
@@ -89,22 +90,36 @@ def settle(party, round_, before, correction, tables):
     return live
 
 
-def settle_playing(party, round_, correction, tables):
+def settle_playing(party, round_, correction, tables, before):
+    """settle for the round in play: its tables' pages, the bell if it was undone, and the
+    round's close if the change finished it. `before`: its replay from before the change."""
     bump_round(round_)
     live = state.load(round_, party.rules, written=True)  # a void changes history: replay
     if not live.state.bell and round_.bell_at:
         Round.objects.filter(pk=round_.pk).update(bell_at=None)
     seq_bump(party)  # the bell, or a table's result, may have been undone
-    save_effects(
-        correction,
-        [f"{round_name(round_)}, table {n}: {' – '.join(map(str, live.table(n).points))}"
-         for n in tables],
-    )
+    save_effects(correction, table_changes(round_name(round_), before, live, tables))
     announce.on_commit_tables(party, live, tables)
     announce.on_commit_round(party, "corrected")
     if live.state.over:
         close_round(party, round_, live, party.rules, timezone.now())
     return live
+
+
+def table_changes(name, before, live, tables):
+    """A round in play's tables after a change, in words: the points, and each player's own
+    points that changed ("Round 1, table 3: 12 – 9 → 10 – 9; Gail 2 → 0")."""
+    effects = []
+    for n in tables:
+        was, now = before.table(n), live.table(n)
+        words = [f"{' – '.join(map(str, was.points))} → {' – '.join(map(str, now.points))}"
+                 if was.points != now.points else ' – '.join(map(str, now.points))]
+        for player, points in now.personal_points.items():
+            if was.personal_points.get(player, 0) != points:
+                words.append(f"{live.names[player][0]} {was.personal_points.get(player, 0)} → "
+                             f"{points}")
+        effects.append(f"{name}, table {n}: {'; '.join(words)}")
+    return effects
 
 
 def unfinished_tables(live):
@@ -128,17 +143,18 @@ def round_name(round_):
     )
 
 
-def enter_again(old, entered_by, fresh):
-    """A live roll entered again, after the correction, with `fresh` columns if given."""
+def enter_again(old, entered_by, fresh, place=None):
+    """A live roll entered again, with `fresh` columns if given: after the correction, or in
+    `place` (the key of the roll it stands for: state.RollRow.key)."""
     row = Roll.objects.create(
         round_id=old.round_id,
         table_id=old.table_id,
-        roller_id=old.roller_id,
         phase=old.phase,
         before_bell=old.before_bell,
         tap_id=uuid.uuid4(),
         entered_by=entered_by,
-        **{**columns_of(old), "called": old.called, **fresh},
+        place=place,
+        **{**columns_of(old), "called": old.called, "roller_id": old.roller_id, **fresh},
     )
     Roll.objects.filter(pk=row.pk).update(created_at=old.created_at)  # when it was rolled
     return row.id

@@ -176,7 +176,8 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     doing = f"add that roll to table {number}"
     # Decided first, on the round's rolls as they would be.
     placed = _placed(round_, rules, before, number, columns, called, before_bell, doing)
-    decide(party, round_, placed.rows, doing)
+    rollers = {}  # who throws each roll with the late one in: the copies' players
+    decide(party, round_, placed.rows, doing, rollers)
 
     correction = new_correction(party, round_, Kind.LATE_TAP, by, f"table {number}: "
                              + late.description)
@@ -193,8 +194,9 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
         entered_by=late.entered_by,
         **columns,
     )
-    for old in kept:
-        enter_again(old, old.entered_by, {})
+    copies = placed.rows[len(placed.rows) - len(kept):]
+    for old, copy in zip(kept, copies, strict=True):
+        enter_again(old, old.entered_by, {"roller_id": int(rollers[copy.id])})
     settle(party, round_, before, correction, [number])
     if dropped:
         save_effects(correction, [
@@ -251,7 +253,7 @@ def _placed(round_, rules, before, number, columns, called, before_bell, doing):
                                  before_bell=before_bell, voided_by=None)]
     kept, dropped = _still_played(round_, rules, rows, number, played_on, doing)
     by_id = {r.id: r for r in saved}
-    rows += [by_id[old.id]._replace(id=next(new_ids)) for old in kept]
+    rows += [by_id[old.id]._replace(id=next(new_ids), place=None) for old in kept]
     return _Placed(rows, roller, phase, played_on, kept, dropped)
 
 

@@ -173,7 +173,22 @@ class _Table:
         _insert(self.model, objects)
         for row, obj in zip(rows, objects, strict=True):
             ids.add(row["id"], obj.pk)
+        self._own_row_ids(rows, objects, ids)
         return objects
+
+    def _own_row_ids(self, rows, objects, ids):
+        """Columns naming an earlier row of the same table (a corrected roll's place), set
+        once the rows they name, this batch's included, have their new ids."""
+        for field in exports.exported_fields(self.model):
+            if not _names_own_rows(field):
+                continue
+            name = exports.column_name(field)
+            named = [(row[name], obj) for row, obj in zip(rows, objects, strict=True)
+                     if row.get(name) is not None]
+            for raw, obj in named:
+                setattr(obj, field.attname, ids.at_or_before(raw))
+            if named:
+                self.model.objects.bulk_update([obj for _raw, obj in named], [field.attname])
 
     def _rows(self, raw_rows):
         """The batch's rows, each a dict by column name; their ids must rise through the file
@@ -208,6 +223,8 @@ def _instance(model, row, new_ids, fresh, party):
         raw = row[name]
         if field.is_relation:
             values[field.attname] = _parent_id(what, field, raw, new_ids)
+        elif _names_own_rows(field):
+            _own_row_id(what, field, raw, row["id"])  # checked now, set once the batch is in
         elif (model._meta.label_lower, field.name) in exports.ROW_ID_FIELDS:
             values[field.attname] = _row_id(what, field, raw, new_ids)
         else:
@@ -253,6 +270,19 @@ def _parent_id(what, field, raw, new_ids):
             f"does not hold."
         )
     return found
+
+
+def _names_own_rows(field):
+    target = exports.ROW_ID_FIELDS.get((field.model._meta.label_lower, field.name))
+    return target == field.model._meta.label_lower
+
+
+def _own_row_id(what, field, raw, own_id):
+    """A column naming an earlier row of its own table, or nothing where it may be empty."""
+    if raw is None and field.null:
+        return
+    if type(raw) is not int or not 0 < raw < own_id:
+        raise ImportRefused(f"{what}: {field.name} is not an earlier row's id.")
 
 
 def _row_id(what, field, raw, new_ids):

@@ -1,5 +1,5 @@
-"""Writes to the rolls: the scorekeeper's tap (roll_record), and a roll taken back or put right
-(the scorekeeper's undo, the host's void and correction of any roll of any round).
+"""Writes to the rolls: the scorekeeper's tap (roll_record), and the scorekeeper's undo (the
+host's void and correction of any roll are in parties.services.roll_correction).
 
 The tap follows the one path every write takes: lock the party's row, load the round's live
 state, ask scoring/ what the roll does (parties.services.roll_judging), save it, and announce after
@@ -18,20 +18,15 @@ from django.utils import timezone
 
 from parties import access, state
 from parties.live import announce
-from parties.models import Correction, Party, Roll, Round, RoundBell
+from parties.models import Correction, Party, Roll, Round
 from parties.selectors import undoable_closed_round
 from parties.services import tap_sql
 from parties.services.changes import lock_party, party_changed, seq_bump
 from parties.services.correction import (
-    columns_dice,
-    columns_of,
     decide,
-    enter_again,
-    entry_columns,
     new_correction,
     round_name,
     save_effects,
-    settle,
     settle_playing,
 )
 from parties.services.errors import PartyError, StaleTap
@@ -47,7 +42,6 @@ from parties.services.round import (
 )
 from parties.services.round_close import close_round, reopen_round, starting_holder
 from scoring import InvalidRoll
-from scoring.quick import entry_words
 
 Kind = Correction.Kind
 
@@ -386,7 +380,7 @@ def roll_undo(
     )
     Roll.objects.filter(pk=undone).update(voided_by=correction)
     if round_.status == Round.Status.PLAYING:
-        live = settle_playing(party, round_, correction, [table_number])
+        live = settle_playing(party, round_, correction, [table_number], before)
     else:
         bump_round(round_)
         live = state.load(round_, rules, written=True)
@@ -396,79 +390,3 @@ def roll_undo(
         if live.state.over:
             close_round(party, round_, live, rules, timezone.now())
     return live.extras[table_number - 1].version
-
-
-@transaction.atomic
-def roll_void(*, party: Party, roll_id: int, by: str, note: str = "") -> Correction:
-    """The host voids any live roll of any round; the round recomputes from the other rolls."""
-    lock_party(party)
-    roll = _live_roll(party, roll_id)
-    round_ = roll.round
-    before = state.load(round_, party.rules)  # read before the change (and kept: it is committed)
-    decide(party, round_, [r for r in state.roll_rows(round_) if r.id != roll.id], "void that roll")
-    correction = new_correction(party, round_, Kind.VOID, by, note or "voided by the host")
-    Roll.objects.filter(pk=roll.id).update(voided_by=correction)
-    settle(party, round_, before, correction, [roll.table.number])
-    return correction
-
-
-@transaction.atomic
-def roll_correct(
-    *,
-    party: Party,
-    roll_id: int,
-    by: str,
-    dice=None,
-    outcome: str = "",
-    face: int | None = None,
-    called: bool = True,
-    note: str = "",
-) -> Correction:
-    """The host re-enters a roll of any round: its dice, or a quick button's outcome (and the
-    mini Bunco's `face`). The round recomputes as if it had been entered so."""
-    lock_party(party)
-    roll = _live_roll(party, roll_id)
-    round_ = roll.round
-    rules = party.rules
-    columns = entry_columns(rules, dice=dice, outcome=outcome, face=face)
-    if {**columns_of(roll), "called": roll.called} == {**columns, "called": called}:
-        raise PartyError("That is what was entered already; nothing was changed.")
-    was = entry_words(roll.outcome, roll.face, roll.dice)
-    now = entry_words(outcome, face, columns_dice(columns))
-    before = state.load(round_, rules)
-    # Decided on the round with the roll entered so, in its place; saved below as voids and
-    # copies, since the replay reads the rolls in id order.
-    rows = [
-        r._replace(**columns, called=called) if r.id == roll.id else r
-        for r in state.roll_rows(round_)
-    ]
-    decide(party, round_, rows, "make that correction")
-    correction = new_correction(
-        party, round_, Kind.CORRECT, by, note or f"table {roll.table.number}: {was} → {now}"
-    )
-    later = list(
-        Roll.objects.filter(round=round_, voided_by__isnull=True, id__gte=roll.id).order_by("id")
-    )
-    Roll.objects.filter(id__in=[r.id for r in later]).update(voided_by=correction)
-    copies = {}
-    for old in later:
-        fresh = {**columns, "called": called} if old.id == roll.id else {}
-        copies[old.id] = enter_again(old, by if fresh else old.entered_by, fresh)
-    bell = RoundBell.objects.filter(round=round_, after_roll_id__gte=roll.id).first()
-    if bell is not None:  # the bell stays after the same roll
-        last_before = max(old_id for old_id in copies if old_id <= bell.after_roll_id)
-        RoundBell.objects.filter(pk=bell.pk).update(after_roll_id=copies[last_before])
-    tables = sorted({r.table.number for r in later})
-    settle(party, round_, before, correction, tables)
-    return correction
-
-
-def _live_roll(party, roll_id):
-    roll = (
-        Roll.objects.select_related("round__bunco_set", "table")
-        .filter(pk=roll_id, round__party=party, voided_by__isnull=True)
-        .first()
-    )
-    if roll is None:
-        raise PartyError("That roll is not a live roll of this party (voided already?).")
-    return roll

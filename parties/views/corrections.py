@@ -14,7 +14,7 @@ from parties import access
 from parties.models import Roll
 from parties.pages.corrections import party_rolls, played_rounds, roll_row
 from parties.services import late_tap as late_tap_service
-from parties.services import roll as roll_service
+from parties.services import roll_correction
 from parties.services.errors import PartyError
 from scoring.quick import QUICK_LABELS, quick_outcomes
 
@@ -48,16 +48,22 @@ def _roll(party, roll_id):
 @never_cache
 @require_http_methods(["GET", "POST"])
 def roll_void(request, party_id, roll_id):
-    """GET: the confirmation ("Void this roll?"); POST (its button): void it."""
+    """GET: the confirmation ("Void this roll?") with what it would change; POST (one of its
+    buttons, each a choice of who keeps the table's later rolls): void it."""
     party, _grant = access.require_host(request, party_id)
     roll = _roll(party, roll_id)
+    context = {"party": party, "roll": roll_row(roll)}
+    asked = {"party": party, "roll_id": roll.id, "by": "host"}
     if request.method == "GET":
-        return render(
-            request, "parties/void_confirm.html", {"party": party, "roll": roll_row(roll)}
-        )
+        if roll.voided_by_id is None:
+            try:
+                context["choices"] = _choices(roll_correction.roll_void, asked)
+            except PartyError as error:
+                context["refusal"] = str(error)
+        return render(request, "parties/void_confirm.html", context)
     try:
-        correction = roll_service.roll_void(
-            party=party, roll_id=roll.id, by="host", note=request.POST.get("note", "")[:200]
+        correction = roll_correction.roll_void(
+            **asked, note=request.POST.get("note", "")[:200], later=_later(request)
         )
     except PartyError as error:
         return _refused(request, party, error)
@@ -67,7 +73,9 @@ def roll_void(request, party_id, roll_id):
 @never_cache
 @require_http_methods(["GET", "POST"])
 def roll_correct(request, party_id, roll_id):
-    """GET: the roll and a form to enter it again; POST: the corrected roll."""
+    """GET: the roll and a form to enter it again; POST: what the corrected roll would change,
+    with a button for each choice of who keeps the table's later rolls; POST with `later` (one
+    of those buttons): the correction."""
     party, _grant = access.require_host(request, party_id)
     roll = _roll(party, roll_id)
     rules = party.rules
@@ -77,28 +85,61 @@ def roll_correct(request, party_id, roll_id):
         "quick": [(key, QUICK_LABELS[key]) for key in quick_outcomes(rules)],
         "rules": rules,
         "faces": range(1, 7),
+        "entered": _entered(request.POST) if request.method == "POST" else {},
     }
     if request.method == "GET":
         return render(request, "parties/roll_correct.html", context)
-    outcome = request.POST.get("outcome", "")
-    dice = request.POST.get("dice", "").replace(",", " ").split()
-    face = request.POST.get("face") or None
     try:
-        if not outcome and not dice:
-            raise PartyError("Enter the dice, or pick what the roll scored.")
-        correction = roll_service.roll_correct(
-            party=party,
-            roll_id=roll.id,
-            by="host",
-            dice=None if outcome else dice,
-            outcome=outcome,
-            face=int(face) if face and face.isdigit() else None,
-            called=request.POST.get("called", "") != "no",
-        )
+        asked = {"party": party, "roll_id": roll.id, "by": "host", **_entry(request.POST)}
+        if "later" in request.POST:
+            correction = roll_correction.roll_correct(**asked, later=_later(request))
+            return _done(request, party, correction, "The roll was corrected.")
+        context["choices"] = _choices(roll_correction.roll_correct, asked)
     except PartyError as error:
         messages.error(request, str(error))
         return render(request, "parties/roll_correct.html", context, status=400)
-    return _done(request, party, correction, "The roll was corrected.")
+    return render(request, "parties/roll_correct.html", context)
+
+
+LATER_WORDS = {
+    roll_correction.ENTERED: "Each later roll stays with the player it was entered for",
+    roll_correction.TURNS: "The dice pass as the rules say: the table's later rolls move on",
+}
+
+
+def _choices(write, asked):
+    """What `write` would change for each choice of who keeps the later rolls: (choice, words,
+    effects), the second left out where it changes nothing the first does not."""
+    entered = roll_correction.correction_preview(write, **asked, later=roll_correction.ENTERED)
+    turns = roll_correction.correction_preview(write, **asked, later=roll_correction.TURNS)
+    choices = [(roll_correction.ENTERED, LATER_WORDS[roll_correction.ENTERED], entered)]
+    if turns != entered:
+        choices.append((roll_correction.TURNS, LATER_WORDS[roll_correction.TURNS], turns))
+    return choices
+
+
+def _later(request):
+    return request.POST.get("later") or roll_correction.ENTERED
+
+
+def _entered(post):
+    """The correction form's fields as the host filled them, to fill it again."""
+    return {name: post.get(name, "")[:40] for name in ("dice", "outcome", "face", "called")}
+
+
+def _entry(post):
+    """The corrected roll from the form: the dice, or a quick button's outcome (and face)."""
+    outcome = post.get("outcome", "")
+    dice = post.get("dice", "").replace(",", " ").split()
+    face = post.get("face") or None
+    if not outcome and not dice:
+        raise PartyError("Enter the dice, or pick what the roll scored.")
+    return {
+        "dice": None if outcome else dice,
+        "outcome": outcome,
+        "face": int(face) if face and face.isdigit() else None,
+        "called": post.get("called", "") != "no",
+    }
 
 
 @require_POST

@@ -7,7 +7,7 @@ REDIS_URL, when set, is passed through.
 
 `production` is the production topology whatever the environment says: PostgreSQL, Redis, and
 two daphne processes on one database (DATABASE_URL and REDIS_URL, or the local services CI
-starts). Every run gets its own Redis channel and cache prefix (tests/e2e/settings.py), so
+starts). Every run gets its own Redis channel and cache prefix (tests/settings.py), so
 two runs on one Redis, whose fresh databases both number their first party 1, hear nothing
 of each other's parties.
 """
@@ -30,8 +30,8 @@ LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 def e2e_env(database, redis_url):
     """Production mode with the browser tests' own settings, migrated and collected."""
     env = production_env(
-        database.env, redis_url, settings="tests.e2e.settings",
-        BUNCO_E2E_PREFIX=f"e2e{uuid.uuid4().hex[:10]}",
+        database.env, redis_url, settings="tests.settings",
+        BUNCO_TEST_PREFIX=f"e2e{uuid.uuid4().hex[:10]}",
         # One test session creates more parties from 127.0.0.1 than a host would in an hour.
         PARTY_CREATE_MAX_PER_ADDRESS="1000",
     )

@@ -114,7 +114,11 @@ def test_a_host_correction_in_a_closed_round_flips_a_table_everywhere(chromium, 
     row.get_by_role("link", name="Correct").click()
     host.get_by_label("The dice").fill("1 1 1")
     shots(host, "host-correct-form")
-    host.get_by_role("button", name="Correct the roll").click()
+    host.get_by_role("button", name="Show what it changes").click()
+    preview = host.locator("#correct-preview")
+    expect(preview).to_contain_text(f"{seats[1][1]} & {seats[1][3]} now win")
+    shots(host, "host-correct-preview")
+    preview.get_by_role("button", name="Yes, correct it").click()
     expect(host).to_have_url(re.compile(r"/host/(#rolls)?$"))
     message = host.locator(".messages")
     expect(message).to_contain_text("The roll was corrected.")
@@ -140,3 +144,37 @@ def test_a_host_correction_in_a_closed_round_flips_a_table_everywhere(chromium, 
     expect(row.locator("td")).to_have_text([me, "1", "0", "1", "0", "21"])
     expect(results.locator("#corrections")).to_contain_text("now win")
     shots(results, "results-after-correction")
+
+
+def test_a_corrected_roll_leaves_the_later_rolls_with_their_players_on_every_screen(
+    chromium, server, shots
+):
+    # A real night's table: Gail "2 points", Gail "nothing", Hope "1 point", Hope "nothing";
+    # the host corrects Gail's 2 points to nothing. The host sees what it changes under each
+    # choice first; kept as entered, Hope's point stays Hope's on every screen.
+    host, tables, player, seats, me = party_on_phones(chromium, server, "Gail Night", (2, 1))
+    t2 = tables[2]
+    gail, hope = seats[1][0], seats[1][1]
+    for button in ("2 points", "Nothing", "1 point", "Nothing"):
+        t2.tap(button)
+    t2.expect("playing", [2, 1])
+    host.reload()
+    rows = host.locator("#rolls details", has_text="Set 1, round 1").locator("tr[id^=roll-]")
+    expect(rows.locator("td:first-child")).to_have_text([gail, gail, hope, hope])
+    rows.filter(has_text="2 points").get_by_role("link", name="Correct").click()
+    host.get_by_label("or what it scored").select_option(label="Nothing")
+    host.get_by_role("button", name="Show what it changes").click()
+    preview = host.locator("#correct-preview")
+    choices = preview.locator("fieldset.choice")
+    expect(choices).to_have_count(2)
+    expect(choices.nth(0)).to_contain_text(f"{gail} 2 → 0")
+    expect(choices.nth(0)).not_to_contain_text(f"{hope}'s roll")
+    expect(choices.nth(1)).to_contain_text(f"{hope}'s roll (1 point) is now")
+    shots(host, "host-correct-two-choices")
+    choices.nth(0).get_by_role("button", name="Correct it this way").click()
+    expect(host.locator(".messages")).to_contain_text("The roll was corrected.")
+    t2.expect("playing", [0, 1])
+    rows = host.locator("#rolls details", has_text="Set 1, round 1").locator("tr[id^=roll-]")
+    expect(rows.locator("td:first-child")).to_have_text([gail, gail, hope, hope])
+    expect(rows.locator("td.entry")).to_have_text(["nothing", "nothing", "1 point", "nothing"])
+    shots(host, "host-rolls-after-correction")

@@ -23,7 +23,8 @@ from parties.models import (
 from parties.pages.corrections import audit_lines
 from parties.services.errors import PartyError, StaleTap
 from parties.services.late_tap import late_tap_apply, late_tap_dismiss
-from parties.services.roll import roll_correct, roll_record, roll_undo, roll_void
+from parties.services.roll import roll_record, roll_undo
+from parties.services.roll_correction import roll_correct, roll_void
 from parties.services.round import bell_ring, round_start
 from scoring import next_seating
 from tests.parties.conftest import Browser, redeem
@@ -219,9 +220,111 @@ def test_a_correction_in_a_closed_round_flips_its_table_and_reseats_the_waiting_
     assert seats_of(nxt) == reseated != seated_before
     assert "now win" in correction.effects and "seated again" in correction.effects
     assert correction.kind == "correct" and correction.round_id == closed.id
-    assert Roll.objects.filter(voided_by=correction).count() == 9  # it, and the 8 rolls after
+    assert Roll.objects.filter(voided_by=correction).count() == 1  # it alone: the rest stay
     closed.refresh_from_db()
     assert closed.status == Round.Status.CLOSED
+
+
+def the_nights_table(party):
+    """The night's report at table 2, round 1 in play (target 1): Gail (seat 1) "2 points",
+    Gail "nothing", Hope (seat 2) "1 point", Hope "nothing". Gail and Hope, by seat."""
+    round_start(party=party)
+    for dice in [(1, 1, 4), (2, 3, 4), (1, 5, 6), (2, 3, 4)]:
+        tap(party, 2, dice)
+    round_ = round_of(party)
+    seated = Seat.objects.filter(round=round_, table__number=2).select_related("player")
+    return round_, {seat.position: seat.player for seat in seated}
+
+
+def live_rolls(round_, table):
+    rolls = Roll.objects.filter(round=round_, table__number=table, voided_by__isnull=True)
+    return [(r.roller_id, r.dice) for r in rolls.order_by(*state.replay_order())]
+
+
+def test_a_corrected_roll_leaves_each_later_roll_with_the_player_it_was_entered_for(party):
+    # Gail's 2 points corrected to nothing: the rules would have passed the dice to Hope, but
+    # Gail did roll again, and Hope's point stays Hope's (the replay once gave it to Edie).
+    round_, seat = the_nights_table(party)
+    gail, hope = seat[1], seat[2]
+    first = roll_at(round_, 2, (1, 1, 4))
+    correction = roll_correct(party=party, roll_id=first.id, by="host", dice=(2, 3, 5))
+    table = loaded(party, round_).table(2)
+    assert table.points == (0, 1)
+    assert table.personal_points == {
+        str(seat[n].id): points for n, points in ((1, 0), (2, 1), (3, 0), (4, 0))
+    }
+    # Every screen reads the same rows: each roll is its player's, in the order rolled.
+    assert live_rolls(round_, 2) == [
+        (gail.id, (2, 3, 5)), (gail.id, (2, 3, 4)), (hope.id, (1, 5, 6)), (hope.id, (2, 3, 4))
+    ]
+    assert list(Roll.objects.filter(voided_by=correction)) == [first]  # voided once, alone
+    assert f"{gail.name} 2 → 0" in correction.effects
+    assert seat[3].name not in correction.effects and seat[4].name not in correction.effects
+
+
+def test_the_host_may_pass_the_dice_as_the_rules_do_instead(party):
+    # The other choice: after Gail's miss the dice went to Hope, so Hope's point is Gail's
+    # partner's (seat 3), and every later roll at the table moves on one seat.
+    round_, seat = the_nights_table(party)
+    first = roll_at(round_, 2, (1, 1, 4))
+    correction = roll_correct(
+        party=party, roll_id=first.id, by="host", dice=(2, 3, 5), later="turns"
+    )
+    assert loaded(party, round_).table(2).points == (1, 0)
+    assert live_rolls(round_, 2) == [
+        (seat[1].id, (2, 3, 5)), (seat[2].id, (2, 3, 4)), (seat[3].id, (1, 5, 6)),
+        (seat[3].id, (2, 3, 4)),
+    ]
+    assert Roll.objects.filter(voided_by=correction).count() == 4  # it, and 3 that moved
+    assert f"{seat[2].name}'s roll (1 5 6) is now {seat[3].name}'s" in correction.effects
+    with pytest.raises(PartyError, match="Choose who keeps"):
+        live = Roll.objects.filter(round=round_, voided_by__isnull=True).first()
+        roll_void(party=party, roll_id=live.id, by="host", later="whoever")
+
+
+def test_a_void_leaves_the_later_rolls_with_their_players_too(party):
+    round_, seat = the_nights_table(party)
+    roll_void(party=party, roll_id=roll_at(round_, 2, (1, 1, 4)).id, by="host")
+    assert loaded(party, round_).table(2).points == (0, 1)
+    assert live_rolls(round_, 2) == [
+        (seat[1].id, (2, 3, 4)), (seat[2].id, (1, 5, 6)), (seat[2].id, (2, 3, 4))
+    ]
+
+
+def test_the_preview_says_what_a_correction_would_change_and_saves_nothing(party):
+    from parties.services.roll_correction import correction_preview
+
+    round_, seat = the_nights_table(party)
+    first = roll_at(round_, 2, (1, 1, 4))
+    before = loaded(party, round_)
+    effects = correction_preview(
+        roll_correct, party=party, roll_id=first.id, by="host", dice=(2, 3, 5)
+    )
+    assert effects == [f"Round 1, table 2: 2 – 1 → 0 – 1; {seat[1].name} 2 → 0"]
+    assert not Correction.objects.exists()
+    assert Roll.objects.filter(round=round_, voided_by__isnull=True).count() == 4
+    assert loaded(party, round_).table(2) == before.table(2)
+    with pytest.raises(PartyError, match="already"):
+        correction_preview(roll_correct, party=party, roll_id=first.id, by="host", dice=(1, 1, 4))
+
+
+def test_the_host_sees_the_change_and_chooses_before_the_correction_is_made(party):
+    host = Browser()
+    redeem(host, party.links.get(role="host"))
+    round_, seat = the_nights_table(party)
+    first = roll_at(round_, 2, (1, 1, 4))
+    url = reverse("parties:correct", args=[party.id, first.id])
+    page = host.post(url, {"dice": "2 3 5", "called": "yes"})
+    text = page.content.decode()
+    assert page.status_code == 200 and not Correction.objects.exists()
+    assert "What this correction changes" in text and f"{seat[1].name} 2 → 0" in text
+    assert 'value="turns"' in text and 'value="2 3 5"' in text  # both choices, the entry kept
+    done = host.post(url, {"dice": "2 3 5", "called": "yes", "later": "entered"})
+    assert done.status_code == 302
+    assert loaded(party, round_).table(2).points == (0, 1)
+    confirm = host.get(reverse("parties:void", args=[party.id, roll_at(round_, 2, (1, 5, 6)).id]))
+    assert "What voiding it changes" in confirm.content.decode()
+    assert Correction.objects.count() == 1
 
 
 def test_a_correction_keeps_the_bell_between_the_same_rolls(party):
@@ -505,10 +608,13 @@ def test_the_host_corrects_a_roll_with_the_form(host):
     closed = play_round_one(party)
     roll = roll_at(closed, 2, (1, 5, 6))
     url = reverse("parties:correct", args=[party.id, roll.id])
-    assert "Correct the roll" in host.get(url).content.decode()
+    assert "Show what it changes" in host.get(url).content.decode()
     bad = host.post(url, {"dice": "1 1"})
     assert bad.status_code == 400 and "Enter 3 dice" in bad.content.decode()
-    done = host.post(url, {"dice": "1 1 1", "called": "yes"}, follow=True)
+    assert 'value="1 1"' in bad.content.decode()  # what the host typed stays in the form
+    shown = host.post(url, {"dice": "1 1 1", "called": "yes"})
+    assert "now win" in shown.content.decode() and won(closed, 2) == (True, False)
+    done = host.post(url, {"dice": "1 1 1", "called": "yes", "later": "entered"}, follow=True)
     assert "The roll was corrected" in done.content.decode()
     assert won(closed, 2) == (False, True)
 

@@ -16,7 +16,8 @@ from parties import access, selectors
 from parties.exchange import exports
 from parties.models import AccessLink, Party, Roll, Round
 from parties.services.prize import prize_rolloff_record
-from parties.services.roll import roll_correct, roll_record
+from parties.services.roll import roll_record
+from parties.services.roll_correction import roll_correct
 from parties.services.round import round_start
 from parties.views.files import document_json
 from scoring import PRESETS
@@ -161,7 +162,10 @@ def test_the_rolls_file_lists_every_roll_as_entered_voided_ones_too(host):
         str(t) for t in Roll.objects.filter(round__party=party).values_list("tap_id", flat=True)
     }
     voided = [line for line in lines if line["Voided"] == "yes"]
-    assert len(voided) == Roll.objects.filter(voided_by=correction).count() > 0
+    # Only the corrected roll is voided, once, and its correction follows it in its place.
+    assert len(voided) == Roll.objects.filter(voided_by=correction).count() == 1
+    in_its_place = lines[lines.index(voided[0]) + 1]
+    assert (in_its_place["Dice or entry"], in_its_place["Voided"]) == ("1 1 1", "no")
     assert all(line["Voided by"].startswith("Correction by host, ") for line in voided)
     assert "1 5 6 → 1 1 1" in voided[0]["Voided by"]
     bunco = next(

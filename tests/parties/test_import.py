@@ -17,7 +17,8 @@ from parties.services import party_import
 from parties.services.late_tap import late_tap_apply, late_tap_dismiss
 from parties.services.player import player_leave
 from parties.services.prize import prize_rolloff_record
-from parties.services.roll import roll_correct, roll_record, roll_void
+from parties.services.roll import roll_record
+from parties.services.roll_correction import roll_correct, roll_void
 from parties.services.round import bell_ring, round_start
 from parties.views.files import document_json
 from tests.parties.conftest import Browser

@@ -25,7 +25,8 @@ from parties.models import (
 )
 from parties.services.errors import PartyError, StaleTap
 from parties.services.party import party_create, party_end, party_pause, party_resume
-from parties.services.roll import roll_record, roll_undo, roll_void
+from parties.services.roll import roll_record, roll_undo
+from parties.services.roll_correction import roll_void
 from parties.services.round import bell_ring, round_start
 from scoring import PRESETS
 

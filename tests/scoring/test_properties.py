@@ -175,3 +175,19 @@ def test_rolls_made_before_the_bell_count_as_if_entered_before_it(target, rolls,
     assert entered.points == on_time.points
     assert entered.phase == on_time.phase and entered.turn == on_time.turn
     assert entered.seat_buncos == on_time.seat_buncos
+
+
+@given(target=st.integers(1, 6), rolls=st.lists(st.tuples(three_dice, st.integers(0, 3)),
+                                                max_size=40))
+def test_a_roll_handed_to_a_player_is_scored_as_that_players(target, rolls):
+    # Whoever a roll is entered for, it goes on their sheet and their team's points.
+    seats = ("a", "b", "c", "d")
+    table = TableRound.start(seats, Rules(), target)
+    personal = dict.fromkeys(seats, 0)
+    for dice, who in rolls:
+        table = table.handed_to(seats[who])
+        assert table.roller == seats[who]
+        personal[seats[who]] += score_roll(dice, target).points
+        table = table.apply(RollFact(dice))
+    assert table.personal_points == personal
+    assert table.points == (personal["a"] + personal["c"], personal["b"] + personal["d"])

@@ -323,3 +323,51 @@ def test_once_a_roll_was_made_after_the_bell_a_late_one_is_just_the_next_roll():
 def test_without_a_bell_a_late_roll_is_an_ordinary_roll():
     table = play(TableRound.start(SEATS, Rules(), 3), (3, 1, 1))
     assert table.before_bell(RollFact(MISS)) == table.apply(RollFact(MISS))
+
+
+# -- a roll entered for a named player (docs/rules.md section 7: corrections) --------------------
+
+
+def test_the_dice_handed_to_the_player_whose_turn_it_is_change_nothing():
+    table = play(TableRound.start(SEATS, Rules(), 2), (2, 5, 6))
+    assert table.handed_to("ann") == table
+
+
+def test_a_roll_entered_for_a_later_player_moves_the_turn_to_them_and_is_theirs():
+    # Ann's 2 points were corrected to a miss, so the rules pass the dice to Bea; Ann rolled
+    # again, and her roll stays hers.
+    table = play(TableRound.start(SEATS, Rules(), 2), MISS)
+    assert table.roller == "bea"
+    table = table.handed_to("ann")
+    assert (table.roller, table.turn_seat, table.turn_rolls) == ("ann", 1, 0)
+    table = table.apply(RollFact((2, 3, 4)))
+    assert table.personal_points == {"ann": 1, "bea": 0, "cal": 0, "dot": 0}
+    assert table.points == (1, 0) and table.roller == "ann"
+
+
+def test_the_dice_go_round_to_the_players_next_turn_and_a_stranger_changes_nothing():
+    table = TableRound.start(SEATS, Rules(), 2)
+    assert table.handed_to("dot").turn_seat == 4
+    assert table.handed_to("nobody") == table
+
+
+def test_on_a_ghosts_seat_the_partner_who_throws_for_it_is_handed_the_ghosts_turn_next():
+    seats = ("ann", "bea", "cal", "G1")
+    table = TableRound.start(seats, Rules(), 2, ghosts=frozenset({"G1"}))
+    table = play(table, MISS, MISS)  # ann, then bea missed: cal's turn
+    handed = table.handed_to("bea")  # bea throws next for the ghost in seat 4
+    assert (handed.turn_seat, handed.roller) == (4, "bea")
+
+
+def test_after_the_bell_and_in_a_roll_off_the_turn_is_the_rules_own():
+    table = play(TableRound.start(SEATS, Rules(), 2), (2, 5, 6)).apply(Bell())
+    assert table.finishing and table.handed_to("cal") == table
+    tied = play(TableRound.start(SEATS, Rules(), 2).apply(Bell()), MISS)  # 0-0: a roll-off
+    assert tied.rolloff_needed and tied.handed_to("bea") == tied
+
+
+def test_the_thrower_of_a_roll_is_the_named_player_or_the_turns():
+    table = play(TableRound.start(SEATS, Rules(), 2), MISS)
+    assert table.thrower() == "bea" and table.thrower("ann") == "ann"
+    rung = table.apply(Bell())  # bea finishes; a roll made before the bell was bea's too
+    assert rung.thrower("ann", before_bell=True) == "ann"
