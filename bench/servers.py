@@ -83,12 +83,10 @@ def production_env(database, redis_url=None, *, settings="bunco_site.settings", 
 
 def prepare(env, cwd=ROOT, static=True):
     """Migrate the database of `env`; with `static`, collect the static files production
-    serves (whitenoise's manifest of hashed names), unless `env` says they were collected
-    already (BUNCO_STATIC_COLLECTED: the test session collects once, before its workers start
-    servers, so none collects into the folder while another server reads it)."""
+    serves (whitenoise's manifest of hashed names)."""
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=cwd,
                    env=env, check=True, timeout=300)
-    if static and not env.get("BUNCO_STATIC_COLLECTED"):
+    if static:
         subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
                        cwd=cwd, env=env, check=True, timeout=300)
 
