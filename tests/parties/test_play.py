@@ -387,17 +387,18 @@ def test_a_party_ends_once_and_resumes_only_from_a_pause_or_a_break(party):
     assert (party.status, party.seq) == (Party.Status.FINISHED, seq)
 
 
-# The boxed set's table plans seat 2 to 10: every count, mixed tables and the one-table game.
-# The default tier plays three representative nights (teams of 12, a ghost, a one-table boxed
-# plan); the rest are the slow tier's (`-m "slow or not slow"`): the rules themselves are
-# scoring's, checked by its simulator and properties.
+# Whole nights through the services, a persistence test: every preset at 12, a ghost, and the
+# boxed set's plans at 2 (two players alone), 4 (one team table), 5 (a table alone beside one
+# of teams) and 10 (three tables, the last one wrapping). The default tier plays three (teams
+# of 12, a ghost, a one-table boxed plan); the rest are the slow tier's. Every boxed count from
+# 2 to 10 plays whole nights in scoring's simulator (tests/scoring/test_small_groups.py).
 DEFAULT_NIGHTS = {("standard", 12), ("standard", 11), ("boxed_small", 4)}
 NIGHTS = [
     pytest.param(preset, players, marks=() if (preset, players) in DEFAULT_NIGHTS
                  else pytest.mark.slow)
     for preset, players in [(p, 12) for p in sorted(PRESETS) if p != "boxed_small"]
     + [("standard", 11), ("boxed4", 9)]
-    + [("boxed_small", count) for count in range(2, 11)]
+    + [("boxed_small", count) for count in (2, 4, 5, 10)]
 ]
 
 
