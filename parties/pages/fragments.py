@@ -38,14 +38,16 @@ def live_tables(party, round_, numbers=None):
         return []
     count = len(state_.seating)
     return [
-        table_context(party_id=party.id, live=state_, number=n, seq=party.seq)
+        table_context(party_id=party.id, live=state_, number=n, seq=party.seq,
+                      paused=party.paused_at is not None)
         for n in (numbers or range(1, count + 1))
         if 1 <= n <= count
     ]
 
 
-def table_context(*, party_id, live, number, seq):
-    """Everything the `table-N` fragment shows, from the live state (no queries)."""
+def table_context(*, party_id, live, number, seq, paused=False):
+    """Everything the `table-N` fragment shows, from the live state (no queries); `paused`: the
+    host has paused the game (a table in play says so instead of "Rolling")."""
     names = live.names
     table = live.table(number)
     extras = live.extras[number - 1]
@@ -81,7 +83,8 @@ def table_context(*, party_id, live, number, seq):
         "team_play": team_play,
         "sides": sides,
         "phase": phase,
-        "phase_label": PHASE_LABELS[phase],
+        "phase_label": "Paused" if paused and phase in ("playing", "finishing")
+        else PHASE_LABELS[phase],
         "round_bell": live.state.bell,
         "rolloff_kind": table.rules.tie_break if phase == "rolloff" else "",
         "rolloff_circuit": rolloff.circuit if rolloff else 0,

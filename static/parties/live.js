@@ -44,6 +44,7 @@
     await htmx.ajax("GET", here, { target: "#live", swap: "outerHTML" });
     const fresh = document.getElementById("live");
     if (fresh) lastSeq = Math.max(lastSeq, Number(fresh.dataset.seq || 0));
+    sayTable();
     document.dispatchEvent(new CustomEvent("bunco:resynced"));
     if (tables() !== subscribed) reconnect();  // a player moved tables: watch the new one
   }
@@ -147,6 +148,27 @@
     }, later * 1000);
   }
 
+  // A scorekeeper's or player's table, in words for a screen reader (#table-said, polite): the
+  // score, the phase and whose turn, said once each time one of them changes. The host's and
+  // the TV's pages show every table: they say nothing here (the bell has its own banner).
+  let lastSaid = null;
+  function sayTable() {
+    const said = document.getElementById("table-said");
+    const table = document.querySelector("#live .live-table");
+    if (!said || !table || !["table", "player"].includes(body.dataset.role)) return;
+    const words = (el) => (el ? el.textContent.replace(/\s+/g, " ").trim() : "");
+    const sides = [...table.querySelectorAll(".side")].map(
+      (side) => `${words(side.querySelector(".side-names"))} ${words(side.querySelector(".side-points"))}`);
+    const text = [`Table ${table.dataset.table}: ${sides.join(", ")}`,
+      words(table.querySelector(".phase")), words(table.querySelector(".turn"))]
+      .filter(Boolean).join(". ");
+    if (lastSaid === null) { lastSaid = text; return; }  // what the page showed as it opened
+    if (text === lastSaid) return;
+    lastSaid = text;
+    said.textContent = text;
+  }
+  sayTable();
+
   function replacePieces(html) {
     const fresh = document.createElement("template");
     fresh.innerHTML = html;
@@ -198,6 +220,7 @@
     const bellNews = message.bell && current.dataset.bell !== "1";
     if (message.version < version || (message.version === version && !bellNews)) return;
     current.outerHTML = message.html;
+    sayTable();
     document.dispatchEvent(new CustomEvent("bunco:table", { detail: message }));
     if (body.dataset.refetchOnTable) refetchSoon();  // the host's roll list follows the rolls
   }
@@ -250,8 +273,10 @@
     if (!bar) return;
     bar.hidden = state === "on";
     bar.dataset.state = state;
+    // The host's page and the TV are a laptop's or a wall's screen more often than a phone.
+    const device = ["host", "tv"].includes(body.dataset.role) ? "screen" : "phone";
     bar.querySelector(".sound-text").textContent = {
-      ask: "Hear the bell on this phone?",
+      ask: `Hear the bell on this ${device}?`,
       locked: "Sound is off until you tap the screen.",
       off: "Sound is off.",
     }[state] || "";

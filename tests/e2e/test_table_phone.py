@@ -9,6 +9,7 @@ to turn sound on; the round's start is announced; and the live region is fetched
 """
 
 import json
+import re
 import time
 
 import pytest
@@ -78,6 +79,7 @@ def test_a_refused_tap_stays_with_its_reason_and_the_taps_behind_it_wait(
     before = refetches(page)
     host.get_by_role("button", name="Resume", exact=True).click()
     expect(page.locator(".banner.pause")).to_have_count(0)
+    expect(table(page).locator(".phase")).to_have_text("Rolling")
     assert refetches(page) > before
     expect(refused).to_contain_text(PAUSED)
     expect(held_back).to_have_count(1)
@@ -319,6 +321,8 @@ def test_sound_is_asked_for_once_and_the_round_start_is_announced(
     expect(bar).to_be_visible()
     expect(bar.locator(".sound-text")).to_have_text("Hear the bell on this phone?")
     expect(page.locator("body")).to_have_attribute("data-sound", "ask")
+    # The host's page (a laptop, often) asks of its screen, not of a phone.
+    expect(host.locator("#sound-bar .sound-text")).to_have_text("Hear the bell on this screen?")
     both_sizes(shots, page, "sound-asked")
     bar.get_by_role("button", name="Sound on").click()
     expect(page.locator("body")).to_have_attribute("data-sound", "on")
@@ -441,6 +445,7 @@ def test_a_tap_made_while_the_game_is_paused_waits_on_the_phone_until_the_host_r
         "resumes."
     )
     expect(page.locator("#live")).to_have_attribute("data-paused", "1")
+    expect(table(page).locator(".phase")).to_have_text("Paused")  # not "Rolling"
 
     tap(page, "1 point")  # not sent: the server would refuse it
     waiting = outbox(page).locator(".tap")
@@ -451,6 +456,39 @@ def test_a_tap_made_while_the_game_is_paused_waits_on_the_phone_until_the_host_r
 
     host.get_by_role("button", name="Resume", exact=True).click()
     expect(page.locator(".banner.pause")).to_have_count(0)
+    expect(table(page).locator(".phase")).to_have_text("Rolling")
     expect(table(page)).to_have_attribute("data-version", str(was + 1))
     expect(table(page).locator(".side-points")).to_have_text(["1", "0"])
     expect(waiting).to_have_text(["1 point: saved"])
+
+
+def test_a_screen_reader_hears_the_score_the_turn_and_the_phase_once_each_change(
+    chromium, server, shots  # noqa: F811
+):
+    # The table's piece is replaced whole on every update, which a screen reader does not
+    # announce: #table-said (polite) says the table's score, phase and turn when they change.
+    host, url = new_party(chromium, server)
+    start_round(host)
+    page = scorekeeper(chromium, url)
+    said = page.locator("#table-said")
+    expect(said).to_have_attribute("aria-live", "polite")
+    page.evaluate("""() => {
+        window.saidChanges = [];
+        new MutationObserver(() => window.saidChanges.push(
+            document.getElementById("table-said").textContent)
+        ).observe(document.getElementById("table-said"), {childList: true, characterData: true,
+                                                           subtree: true});
+    }""")
+    scorer = table(page).locator(".roller-name").inner_text()
+    tap(page, "2 points")
+    expect(said).to_have_text(re.compile(
+        rf"^Table 1: .+ 2, .+ 0\. Rolling\. {re.escape(scorer)}'s turn · 2 this turn$"))
+    tap(page, "Nothing")
+    expect(table(page).locator(".roller-name")).not_to_have_text(scorer)
+    after = table(page).locator(".roller-name").inner_text()
+    expect(said).to_have_text(re.compile(rf"Rolling\. {re.escape(after)}'s turn$"))
+    host.get_by_role("button", name="Ring the bell", exact=True).click()
+    expect(said).to_have_text(re.compile(r"\. Bell! Finish your turn\. "))
+    page.wait_for_timeout(3500)  # the bell's check for a missed update: nothing said again
+    assert len(page.evaluate("window.saidChanges")) == 3, page.evaluate("window.saidChanges")
+    screen(shots, page, "table-said-after-bell")

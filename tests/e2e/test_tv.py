@@ -43,6 +43,7 @@ def open_tv_with_code(chromium, base, host):
     expect(tv).to_have_url(re.compile(rf"/parties/{party_id}/$"))
     tv.goto(f"{base}/parties/{party_id}/tv/")
     expect(tv.locator("body")).to_have_attribute("data-socket", "open")
+    expect(tv.locator("#sound-bar .sound-text")).to_have_text("Hear the bell on this screen?")
     return tv
 
 
