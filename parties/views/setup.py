@@ -154,8 +154,11 @@ def _join_answer(response, browser, new):
 def join(request):
     """Type the party code, then pick your name: a way in for a player without a link."""
     browser, new = _join_browser(request)
+    # A TV turned away from the scoreboard comes here to type the code, and goes back to it.
+    then_tv = {"then_tv": (request.GET if request.method == "GET" else request.POST).get("then")
+               == "tv"}
     if request.method == "GET":
-        return _join_answer(render(request, "parties/join.html"), browser, new)
+        return _join_answer(render(request, "parties/join.html", then_tv), browser, new)
     # One limit, on the browser, counted before the code is judged and decided on the count
     # this request got (docs/security.md): concurrent guesses from one browser cannot all pass
     # a check made before any of them counted. A guest's typos lock out only that browser.
@@ -165,7 +168,9 @@ def join(request):
     counted = access.attempt_count(key, settings.PARTY_CODE_FAILURE_WINDOW)
     if counted > settings.PARTY_CODE_MAX_FAILURES:
         access.attempt_uncount(key)  # a refusal is not a guess
-        answer = render(request, "parties/join.html", {"error": TOO_MANY_CODES}, status=429)
+        answer = render(
+            request, "parties/join.html", {"error": TOO_MANY_CODES, **then_tv}, status=429
+        )
         return _join_answer(answer, browser, new)
     code = party_codes.party_code_typed(request.POST.get("code", ""))
     party = Party.objects.filter(code=code).first() if code else None
@@ -173,13 +178,15 @@ def join(request):
         answer = render(
             request,
             "parties/join.html",
-            {"error": "No party has that code. Check it with the host.", "code": code[:16]},
+            {"error": "No party has that code. Check it with the host.", "code": code[:16],
+             **then_tv},
             status=400,
         )
         return _join_answer(answer, browser, new)
     access.attempt_uncount(key)  # a right code is no failure
     access.grant_code(request, party)  # the only join that stores a session
-    return _join_answer(redirect("parties:party", party_id=party.id), browser, new)
+    where = "parties:tv" if then_tv["then_tv"] else "parties:party"
+    return _join_answer(redirect(where, party_id=party.id), browser, new)
 
 
 def healthz(request):

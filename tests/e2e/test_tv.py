@@ -37,11 +37,11 @@ def open_tv_with_code(chromium, base, host):
     tv = chromium.new_context(**SCREEN).new_page()
     tv.goto(f"{base}/parties/{party_id}/tv/")
     expect(tv.locator("h1")).to_have_text("This screen cannot show the scoreboard yet")
-    tv.goto(f"{base}/join/")
+    tv.get_by_role("link", name="type the party code").click()  # and come back here
+    expect(tv.locator("h1")).to_have_text("Open the room's scoreboard")
     tv.get_by_label("Party code").fill(code)
     tv.get_by_role("button", name="Find the party").click()
-    expect(tv).to_have_url(re.compile(rf"/parties/{party_id}/$"))
-    tv.goto(f"{base}/parties/{party_id}/tv/")
+    expect(tv).to_have_url(re.compile(rf"/parties/{party_id}/tv/$"))
     expect(tv.locator("body")).to_have_attribute("data-socket", "open")
     expect(tv.locator("#sound-bar .sound-text")).to_have_text("Hear the bell on this screen?")
     return tv

@@ -53,6 +53,23 @@ def test_the_hosts_link_or_the_party_code_opens_the_scoreboard_and_nothing_else(
         assert tv_url(party) in words  # where to come back once the code is typed
 
 
+def test_a_screen_turned_away_types_the_code_and_lands_on_the_scoreboard(party):
+    # From the TV's refusal, the join page keeps the way back; typed right, it opens the TV.
+    tv = Browser()
+    refused = tv.get(tv_url(party)).content.decode()
+    assert f'href="{reverse("parties:join")}?then=tv"' in refused
+    page = tv.get(reverse("parties:join") + "?then=tv").content.decode()
+    assert "Open the room's scoreboard" in page and 'name="then" value="tv"' in page
+    wrong = tv.post(reverse("parties:join"), {"code": "ZZZZZ2345", "then": "tv"})
+    assert wrong.status_code == 400 and 'name="then" value="tv"' in wrong.content.decode()
+    right = tv.post(reverse("parties:join"), {"code": party.code, "then": "tv"})
+    assert right.status_code == 302 and right["Location"] == tv_url(party)
+    assert tv.get(tv_url(party)).status_code == 200
+    other = Browser()  # a guest's join, without the way back, lands on the party's page
+    guest = other.post(reverse("parties:join"), {"code": party.code})
+    assert guest["Location"] == reverse("parties:party", args=[party.id])
+
+
 def test_before_round_one_the_tv_shows_where_to_sit_and_how_to_join(host, party):
     response = host.get(tv_url(party))
     html = response.content.decode()
