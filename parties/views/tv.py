@@ -26,6 +26,8 @@ SEATING_WIDTH, SEATING_HEIGHT = 1000, 800
 # The cards' shape, width / height: a live table is two scores side by side under a title; a
 # seating card is a title over four names.
 TABLE_CARD_ASPECT, SEAT_CARD_ASPECT = 1.3, 1.2
+SEAT_CARD_TALLEST = 320  # px: tv.css keeps a seating card no taller than four names need
+NEAR_BEST = 0.75  # a seating layout this close to the largest cards may balance its rows
 MAX_COLUMNS = 12  # tv.css has a class for each of 1 to 12 columns
 # Up to this many tables the next seating fits the screen with names large enough to read
 # across a room; past it (a party of more than 100 players) the
@@ -115,17 +117,25 @@ def stage(party, round_) -> Stage:
     return Stage("waiting", "Find your seat")
 
 
-def grid_columns(count, width, height, *, aspect):
+def grid_columns(count, width, height, *, aspect, tallest=None, balanced=False):
     """The columns that give `count` cards of about `aspect` (width / height) the largest size
-    in a `width` x `height` area, the rows sharing its height."""
+    in a `width` x `height` area, the rows sharing its height, no card taller than `tallest`.
+    `balanced`: of the layouts whose cards are at least NEAR_BEST of the largest, the one that
+    leaves the fewest places empty in its last row (no card alone on a row of its own)."""
     if count <= 1:
         return 1
 
     def card_size(columns):
         rows = math.ceil(count / columns)
-        return min(width / columns / aspect, height / rows)
+        size = min(width / columns / aspect, height / rows)
+        return min(size, tallest) if tallest else size
 
-    return max(range(1, min(count, MAX_COLUMNS) + 1), key=card_size)
+    sizes = {columns: card_size(columns) for columns in range(1, min(count, MAX_COLUMNS) + 1)}
+    best = max(sizes, key=sizes.get)
+    if not balanced:
+        return best
+    near = [columns for columns, size in sizes.items() if size >= NEAR_BEST * sizes[best]]
+    return min(near, key=lambda columns: (-count % columns, -sizes[columns], -columns))
 
 
 def seating_layout(count, *, beside_standings):
@@ -135,7 +145,8 @@ def seating_layout(count, *, beside_standings):
     speeds, one class each in tv.css)."""
     if count <= SEATING_FITS:
         width = SEATING_WIDTH if beside_standings else BOARD_WIDTH
-        columns = grid_columns(count, width, SEATING_HEIGHT, aspect=SEAT_CARD_ASPECT)
+        columns = grid_columns(count, width, SEATING_HEIGHT, aspect=SEAT_CARD_ASPECT,
+                               tallest=SEAT_CARD_TALLEST, balanced=True)
         return {"seating_columns": columns, "seating_scroll": 0}
     hidden_rows = math.ceil(count / SEATING_SCROLL_COLUMNS) - SEATING_ROWS_SHOWN
     wanted = 6 * hidden_rows

@@ -183,6 +183,8 @@ def test_the_room_follows_a_round_on_the_tv(chromium, server, shots):
         expect(tv.locator(".tv-more")).to_have_text("Top 10 of 12 players: every sheet is on your phone.")
         expect(tv.locator("#bell-banner")).to_be_hidden(timeout=8000)
         on_one_screen(tv, ".tv-seat-card", 3)
+        tops = {round(card.bounding_box()["y"]) for card in tv.locator(".tv-seat-card").all()}
+        assert len(tops) == 1, "the three tables' seats are not on one row"  # none alone
         shots(tv, "tv-round-2-seats-and-standings")
 
         # The host ends the night: the prizes and the final standings.

@@ -197,6 +197,16 @@ def test_the_board_takes_the_columns_that_give_the_largest_cards(tables, columns
     assert tv_views.grid_columns(tables, width, height, aspect=aspect) == columns
 
 
+@pytest.mark.parametrize(
+    ("tables", "columns"), [(1, 1), (2, 2), (3, 3), (4, 2), (5, 3), (6, 3), (7, 4), (8, 4), (9, 3)]
+)
+def test_the_next_seating_leaves_no_card_alone_on_a_row(tables, columns):
+    # Three tables were two cards over one, the third alone below a row's height of nothing.
+    layout = tv_views.seating_layout(tables, beside_standings=True)
+    assert layout["seating_columns"] == columns
+    assert -tables % columns < columns - 1 or tables < 3  # the last row is never one card
+
+
 def test_a_timed_round_shows_its_clock_which_the_tv_never_reports_and_solo_play_has_four_sides():
     party = party_create(
         name="Tournament", player_names=TWELVE, preset="tournament", rules=PRESETS["tournament"]
