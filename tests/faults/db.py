@@ -104,22 +104,27 @@ class Db:
             first_seats=[keepers.get(n, 1) for n in sorted(seating)],
         )
         versions = {}
+        # In the order played: a corrected roll in the place of the roll it corrects; each
+        # roll thrown by the player it was entered for (docs/rules.md section 7).
         rows = self.rows(
             "SELECT ro.id, t.number, ro.die1, ro.die2, ro.die3, ro.die4, ro.outcome, ro.face, "
-            "ro.called, ro.before_bell, ro.voided_by_id FROM parties_roll ro JOIN parties_table "
-            "t ON t.id = ro.table_id WHERE ro.round_id = %s ORDER BY ro.id", round_id)
-        for roll_id, number, d1, d2, d3, d4, outcome, face, called, early, voided in rows:
+            "ro.called, ro.before_bell, ro.voided_by_id, ro.roller_id, "
+            "COALESCE(ro.place, ro.id) FROM parties_roll ro JOIN parties_table "
+            "t ON t.id = ro.table_id WHERE ro.round_id = %s "
+            "ORDER BY COALESCE(ro.place, ro.id), ro.id", round_id)
+        for _id, number, d1, d2, d3, d4, outcome, face, called, early, voided, roller, key in rows:
             versions[number] = versions.get(number, 0) + (2 if voided else 1)
             if voided:
                 continue
-            while bells and bells[0][0] < roll_id:
+            while bells and bells[0][0] < key:
                 bells.pop(0)
                 state = state.ring_bell()
             if outcome:  # a quick button, kept as tapped: scored as dice that score the same
                 dice = quick_dice(outcome, target, rules, face)
             else:
                 dice = tuple(d for d in (d1, d2, d3, d4) if d is not None)
-            state = state.roll(number, RollFact(dice, called), before_bell=early)
+            state = state.roll(number, RollFact(dice, called), before_bell=early,
+                               roller=str(roller))
         if bells:
             state = state.ring_bell()
         return state, versions
