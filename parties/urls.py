@@ -37,7 +37,7 @@ urlpatterns = [
         name="link_reissue",
     ),
     path("parties/<id:party_id>/host/links/<id:link_id>/qr.svg", host.link_qr, name="link_qr"),
-    path("parties/<id:party_id>/host/cards/", host.table_cards, name="table_cards"),
+    path("parties/<id:party_id>/host/cards/", paper.table_cards, name="table_cards"),
     path("parties/<id:party_id>/host/player-cards/", paper.player_cards, name="player_cards"),
     path("parties/<id:party_id>/rules/", paper.rules_sheet, name="rules_sheet"),
     path("parties/<id:party_id>/sheets/", paper.score_sheets, name="score_sheets"),

@@ -147,21 +147,3 @@ def link_qr(request, party_id, link_id):
                             content_type="text/plain")
     svg = link.qr_svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
     return HttpResponse(svg, content_type="image/svg+xml")
-
-
-@never_cache
-@require_GET
-def table_cards(request, party_id):
-    party, _grant = access.require_host(request, party_id)
-    links = selectors.party_links(party, site_url(request))
-    links = [link for link in links if link.role == AccessLink.Role.TABLE]
-    return render(
-        request,
-        "parties/table_cards.html",
-        {
-            "party": party,
-            "links": links,
-            "code_shown": party_codes.party_code_shown(party.code),
-            "join_url": join_url(request),
-        },
-    )

@@ -1,7 +1,7 @@
-"""Printable pages: the night's rule sheet, paper score sheets, table tally sheets and the
-players' QR cards. Each is one page of HTML that prints on Letter and A4 (static/parties/
-print.css); the page groups its cards into sheets of paper itself, so a card is never cut
-and "four to a page" holds in any browser."""
+"""Printable pages: the night's rule sheet, paper score sheets, table tally sheets, and the
+tables' and players' QR cards. Each is one page of HTML that prints on Letter and A4
+(static/parties/print.css); the page groups its cards into sheets of paper itself, so a card is
+never cut and "four to a page" holds in any browser."""
 
 from dataclasses import dataclass
 
@@ -19,6 +19,7 @@ from scoring.rules_text import rules_sentences
 SCORE_CARDS_A_PAGE = 4  # two by two: a quarter page holds six rounds of four sets
 TALLIES_A_PAGE = 2  # a half page gives each round room for 21 and more tally marks
 PLAYER_CARDS_A_PAGE = 6  # two by three: the QR code stays big enough to scan
+TABLE_CARDS_A_PAGE = 4  # two by two: a card stands on its table, its code scanned from a seat
 
 
 def _pages(items, size):
@@ -204,6 +205,27 @@ def player_cards(request, party_id):
             # registration as seed 004 says. Otherwise it is where the player starts.
             "table_for_the_night": party.rules.rotation == "none",
             "pages": _pages(cards, PLAYER_CARDS_A_PAGE),
+            "code_shown": party_codes.party_code_shown(party.code),
+            "join_url": join_url(request),
+        },
+    )
+
+
+@never_cache
+@require_GET
+def table_cards(request, party_id):
+    """Each table's card: the scorekeeper's QR code, and the party code for the players."""
+    party, _grant = access.require_host(request, party_id)
+    links = [
+        link for link in selectors.party_links(party, site_url(request))
+        if link.role == AccessLink.Role.TABLE
+    ]
+    return render(
+        request,
+        "parties/table_cards.html",
+        {
+            "party": party,
+            "pages": _pages(links, TABLE_CARDS_A_PAGE),
             "code_shown": party_codes.party_code_shown(party.code),
             "join_url": join_url(request),
         },

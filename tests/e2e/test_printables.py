@@ -157,3 +157,22 @@ def test_filled_score_sheets_print_the_night_as_the_phones_showed_it(chromium, s
     expect(own.locator(".totals div", has_text="Points").locator("dd")).to_have_text(
         buncos[0].locator(".night-totals dd").nth(4).inner_text()
     )
+
+
+def test_table_cards_print_four_to_a_page_on_letter_as_on_a4(chromium, server, shots):
+    # Twenty players sit at five tables: a full sheet of four cards, then one.
+    players = [f"Player {n:02}" for n in range(1, 21)]
+    host, _party_url = host_party(chromium, server, "Card Night", players)
+    host.get_by_role("link", name="Print table cards").click()
+    expect(host.locator(".table-print-card .qr svg")).to_have_count(5)
+    code = host.locator(".table-print-card .code").first.inner_text()
+    for paper, pages in printed(host, "table-cards").items():
+        assert len(pages) == 2, (paper, len(pages))  # two cards on page 1 left half of it empty
+        for number, page_text in enumerate(pages):
+            tables = [int(n) for n in re.findall(r"\bTable (\d+)\b", page_text)]
+            assert tables == list(range(number * 4 + 1, min(number * 4 + 4, 5) + 1)), (
+                paper, number, page_text)
+            unspaced = re.sub(r"\s+", "", page_text)
+            assert unspaced.count(re.sub(r"\s+", "", code)) == len(tables), (paper, page_text)
+        assert "Head table: rings the bell" in pages[0]
+    shots(host, "table-cards-laptop")
