@@ -143,31 +143,6 @@ def test_the_dice_and_the_quick_buttons_are_on_screen_without_scrolling(
         page.context.close()
 
 
-@pytest.mark.parametrize("width, height", [(360, 640), (390, 664), (360, 740)])
-def test_every_tap_button_is_above_the_tap_bar_on_a_real_phones_screen(
-    chromium, server, shots, width, height  # noqa: F811
-):
-    # What a phone shows once its browser's bars are drawn: every die face and quick button,
-    # Mini Bunco and BUNCO! included, above the fixed tap bar and not scrolled to, after a roll.
-    host, url = new_party(chromium, server)
-    start_round(host)
-    context = chromium.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
-    page = scorekeeper(chromium, url, context=context)
-    page.get_by_role("button", name="No sound").click()
-    tap(page, "1 point")
-    expect(outbox(page).locator(".tap")).to_have_text(["1 point: saved"])
-    page.evaluate("window.scrollTo(0, 0)")
-    dock_top = page.locator(".tap-dock").bounding_box()["y"]
-    buttons = page.locator("#entry .faces button, #entry .quick button")
-    assert buttons.count() >= 11
-    for n in range(buttons.count()):
-        box = buttons.nth(n).bounding_box()
-        name = buttons.nth(n).inner_text()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= dock_top, (name, box, dock_top)
-    screen(shots, page, f"every-button-{width}x{height}")
-    context.close()
-
-
 def test_two_phones_at_one_table_count_one_physical_roll_once(chromium, server, shots):  # noqa: F811
     host, url = new_party(chromium, server)
     start_round(host)
