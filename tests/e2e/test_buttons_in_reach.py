@@ -130,7 +130,7 @@ def test_every_tap_button_is_in_reach_at_every_table_kind_and_state(
     check(head, "refused-while-paused", 1)
     check(second, "paused", 2)
     host.get_by_role("button", name="Resume", exact=True).click()
-    for (number, _), page in phones.items():
+    for page in phones.values():
         expect(page.locator(".banner.pause")).to_have_count(0)
     check(head, "refused", 1)
     for page in head:

@@ -15,7 +15,6 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.devices import PHONE
 from tests.e2e.phone import (
     SIZES,
     both_sizes,
