@@ -1,6 +1,6 @@
-"""The server's launcher: daphne, with the measured server patches (bunco_site/fast/server_tuning/)
-and the graceful stop on SIGTERM (bunco_site/graceful_daphne.py), and the stall log if asked for
-(bunco_site/fast/stall_log.py).
+"""The server's launcher: daphne, with the measured server patches (bunco_site/fast/server_tuning/),
+the graceful stop on SIGTERM (bunco_site/graceful_daphne.py), the timed rounds' clock
+(parties/live/round_clock.py), and the stall log if asked for (bunco_site/fast/stall_log.py).
 
     python -m bunco_site.serve -b 0.0.0.0 -p 8000 bunco_site.asgi:application
 
@@ -41,6 +41,7 @@ class Launcher(CommandLineInterface):
         from twisted.internet import reactor
 
         reactor.callLater(0, _start_stall_log)  # on the loop, once it runs
+        reactor.callLater(0, _start_round_clock)
         return application
 
 
@@ -61,6 +62,19 @@ def _start_stall_log():
     from django.conf import settings
 
     stall_log.start(asyncio.get_running_loop(), settings.STALL_LOG)
+
+
+_clock = None
+
+
+def _start_round_clock():
+    """The timed rounds' clock (parties/live/round_clock.py): every server process keeps it."""
+    import asyncio
+
+    from parties.live import round_clock
+
+    global _clock
+    _clock = round_clock.start(asyncio.get_running_loop())
 
 
 def main(argv=None):

@@ -44,8 +44,9 @@ def round_start(*, party: Party) -> Round:
 
 
 @transaction.atomic
-def bell_ring(*, party: Party, by: str) -> None:
-    """The bell from outside the tables: the host by hand, or the clock in a timed round."""
+def bell_ring(*, party: Party, by: str) -> bool:
+    """The bell from outside the tables: the host by hand, or the clock in a timed round.
+    Whether it rang now (False: it had rung already)."""
     round_ = playing_round(lock_party(party))
     rules = party.rules
     live = state.load(round_, rules)
@@ -54,13 +55,36 @@ def bell_ring(*, party: Party, by: str) -> None:
         if rules.round_end != "timed" or round_.ends_at is None or now < round_.ends_at:
             raise PartyError("The clock has not run out yet.")
     if live.state.bell:
-        return  # it has rung already; a second press changes nothing
+        return False  # it has rung already; a second press changes nothing
     live = ring(party, round_, live, by, now)
     if not live.state.over:
         remember_on_commit(live)
     announce.on_commit_bell(party, round_, by, live)
     if live.state.over:
         close_round(party, round_, live, rules, now)
+    return True
+
+
+def clock_bells_due() -> list[int]:
+    """Ring the bell in every timed round whose clock has run out with no bell yet (the server's
+    own clock, parties.live.round_clock, asks every half second): the rounds it rang. Each bell
+    is its own write under its party's lock, so processes asking at once ring a round's bell
+    once, and a paused party's clock waits (its resume gives the paused time back)."""
+    due = Round.objects.filter(
+        status=Round.Status.PLAYING,
+        ends_at__lte=timezone.now(),
+        bell_at__isnull=True,
+        party__status=Party.Status.PLAYING,
+        party__paused_at__isnull=True,
+    ).select_related("party")
+    rang = []
+    for round_ in due:
+        try:
+            if bell_ring(party=round_.party, by="clock"):
+                rang.append(round_.id)
+        except PartyError:
+            continue  # paused, or its round closed, since the question was asked
+    return rang
 
 
 def ring(party, round_, live, by, now):
