@@ -188,9 +188,11 @@ def _recover():
             _lost_wake.clear()
 
 
-def table_push(party_id, seq, live_round, number):
-    """A table's update as it travels: its group and the one text every phone there gets."""
-    html = fragments.render_table(party_id=party_id, live=live_round, number=number, seq=seq)
+def table_push(party_id, seq, live_round, number, paused=False):
+    """A table's update as it travels: its group and the one text every phone there gets
+    (`paused`: the host has paused the game, as a correction may be made then)."""
+    html = fragments.render_table(
+        party_id=party_id, live=live_round, number=number, seq=seq, paused=paused)
     message = {
         "type": "table",
         "seq": seq,
@@ -206,12 +208,12 @@ def table_push(party_id, seq, live_round, number):
 def on_commit_tables(party, live_round, numbers):
     """The tables' updates, after commit: each rendered once, all sent in one trip to the
     event loop (after a bell, every table of a 100-table party changes at once)."""
-    seq = party.seq
-    transaction.on_commit(lambda: _push_tables(party.id, seq, live_round, numbers))
+    seq, paused = party.seq, party.paused_at is not None
+    transaction.on_commit(lambda: _push_tables(party.id, seq, live_round, numbers, paused))
 
 
-def _push_tables(party_id, seq, live_round, numbers):
-    pushes = [table_push(party_id, seq, live_round, number) for number in numbers]
+def _push_tables(party_id, seq, live_round, numbers, paused=False):
+    pushes = [table_push(party_id, seq, live_round, number, paused) for number in numbers]
     outbox = getattr(_thread, "outbox", None)
     if outbox is not None:
         outbox.append((party_id, pushes))  # sent on the loop by the tap (parties.taps)

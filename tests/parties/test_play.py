@@ -593,3 +593,19 @@ def test_the_fuzzy_die_changing_hands_tells_every_page():
     tap(p, 2, (1, 1, 1), called=True)  # a Bunco at table 2 takes the die
     assert Party.objects.get(pk=p.pk).seq == seq + 1
     assert live(p)[1].state.fuzzy_die is not None
+
+
+def test_a_correction_while_paused_pushes_tables_that_still_say_paused(
+    pushes, django_capture_on_commit_callbacks
+):
+    p = new_party()
+    round_start(party=p)
+    tap(p, 2, (1, 2, 3))
+    party_pause(party=p)
+    pushes.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        roll_void(party=p, roll_id=Roll.objects.get().id, by="host")
+    tables = [message for _group, message in pushes if message["type"] == "table"]
+    assert tables, pushes
+    for message in tables:
+        assert ">Paused<" in message["html"] and "Rolling" not in message["html"]
