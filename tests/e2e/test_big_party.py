@@ -156,12 +156,12 @@ def test_a_hundred_table_night_from_a_csv_file_on_the_hosts_grid(chromium, serve
         assert player.evaluate("document.documentElement.scrollWidth") <= 360
         shots(player, "players-view-search-hit")
 
-        # Cards for 100 tables and 400 players print whole: two a page, and six a page.
+        # Cards for 100 tables and 400 players print whole: four a page, and six a page.
         host.goto(f"{server.url}/parties/{party_id}/host/cards/")
         expect(host.locator(".table-print-card")).to_have_count(100)
         for paper, pages in printed(host, "hundred-table-cards").items():
-            # Two cards a page on Letter, four on A4 (measured 2026-12-01): never a card cut.
-            assert len(pages) == {"Letter": 50, "A4": 25}[paper], (paper, len(pages))
+            # Four cards a page on Letter as on A4: never a card cut.
+            assert len(pages) == 25, (paper, len(pages))
             numbers = [int(n) for p in pages for n in re.findall(r"Table (\d+)", p)]
             assert numbers == list(range(1, 101)), paper
             for text in pages:  # each card whole on its page: its title with its last line
