@@ -1,6 +1,6 @@
 """The server's launcher: daphne, with the measured server patches (bunco_site/fast/server_tuning/),
 the graceful stop on SIGTERM (bunco_site/graceful_daphne.py), the timed rounds' clock
-(parties/live/round_clock.py), and the stall log if asked for (bunco_site/fast/stall_log.py).
+(parties/round_clock.py), and the stall log if asked for (bunco_site/fast/stall_log.py).
 
     python -m bunco_site.serve -b 0.0.0.0 -p 8000 bunco_site.asgi:application
 
@@ -68,10 +68,10 @@ _clock = None
 
 
 def _start_round_clock():
-    """The timed rounds' clock (parties/live/round_clock.py): every server process keeps it."""
+    """The timed rounds' clock (parties/round_clock.py): every server process keeps it."""
     import asyncio
 
-    from parties.live import round_clock
+    from parties import round_clock
 
     global _clock
     _clock = round_clock.start(asyncio.get_running_loop())

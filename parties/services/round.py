@@ -67,7 +67,7 @@ def bell_ring(*, party: Party, by: str) -> bool:
 
 def clock_bells_due() -> list[int]:
     """Ring the bell in every timed round whose clock has run out with no bell yet (the server's
-    own clock, parties.live.round_clock, asks every half second): the rounds it rang. Each bell
+    own clock, parties.round_clock, asks every half second): the rounds it rang. Each bell
     is its own write under its party's lock, so processes asking at once ring a round's bell
     once, and a paused party's clock waits (its resume gives the paused time back)."""
     due = Round.objects.filter(

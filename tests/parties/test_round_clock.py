@@ -1,4 +1,4 @@
-"""The server's clock for timed rounds (parties/live/round_clock.py): once a timed round's time
+"""The server's clock for timed rounds (parties/round_clock.py): once a timed round's time
 is up, the server rings its bell itself, once, with no page or tap asking; never early, never
 while paused, never in an untimed round. Several processes ringing it at once, and one killed at
 the deadline: tests/e2e/test_round_clock.py."""
@@ -11,7 +11,8 @@ import pytest
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from parties.live import announce, round_clock
+from parties import round_clock
+from parties.live import announce
 from parties.models import Party, Round, RoundBell
 from parties.services.party import party_pause, party_resume
 from parties.services.round import clock_bells_due, round_start
