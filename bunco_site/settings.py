@@ -226,7 +226,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = DATA_DIR / "static" if DATA_DIR else BASE_DIR / "staticfiles"
+# Where collectstatic writes and production serves from.
+STATIC_ROOT = Path(os.environ.get("BUNCO_STATIC_ROOT") or (
+    DATA_DIR / "static" if DATA_DIR else BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -14,7 +14,8 @@ Most tests get their marker from a fixture they use, so a new test that uses the
 marked without being told (FIXTURE_NEEDS below); a test that reaches a service by itself
 carries the marker.
 
-Each service is looked for once per session, and only if a selected test needs it: a TCP
+Each service is looked for once per session, and only if a selected test needs it (under
+pytest-xdist with BUNCO_REQUIRE_ALL_SERVICES=1, every service, before the workers start): a TCP
 connect of half a second for a server, a look on PATH or at the path for a program. These
 variables point the look elsewhere (to try the skips on a machine that has everything, point
 one at a closed port: BUNCO_TEST_POSTGRES=127.0.0.1:1):
@@ -113,6 +114,9 @@ FIXTURE_NEEDS = {
 }
 
 
+MISSING_SERVICE = "bunco-missing-service"
+
+
 def required():
     return os.environ.get(REQUIRE, "") == "1"
 
@@ -155,10 +159,15 @@ class ServiceChecks:
     def pytest_runtest_setup(self, item):
         reason = self._missing_for(item)
         if reason:
-            self.skipped[reason] = self.skipped.get(reason, 0) + 1
+            # Counted from the report, which pytest-xdist's workers send to the process
+            # that prints the summary.
+            item.user_properties.append((MISSING_SERVICE, reason))
             pytest.skip(reason)  # before any fixture starts: nothing is half set up
 
     def pytest_runtest_logreport(self, report):
+        reason = dict(report.user_properties).get(MISSING_SERVICE)
+        if reason and report.skipped and report.when == "setup":
+            self.skipped[reason] = self.skipped.get(reason, 0) + 1
         if report.skipped and required() and not hasattr(report, "wasxfail"):
             self.other_skips.append(report.nodeid)
 
@@ -188,3 +197,15 @@ def _tests(count):
 
 def pytest_configure(config):
     config.pluginmanager.register(ServiceChecks(), "bunco-service-checks")
+    if required() and _xdist_controller(config):
+        # Under pytest-xdist the workers collect, and an error there is a crash that names
+        # nothing: the process that starts them looks for every service first.
+        missing = [reason for service in SERVICES if (reason := service.find())]
+        if missing:
+            raise pytest.UsageError(f"{REQUIRE}=1 and {'; '.join(missing)} (under -n, "
+                                    f"every service is looked for)")
+
+
+def _xdist_controller(config):
+    workers = getattr(config.option, "numprocesses", None)
+    return bool(workers) and not hasattr(config, "workerinput")

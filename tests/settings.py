@@ -2,7 +2,8 @@
 (BUNCO_TEST_PREFIX, which tests/e2e/conftest.py gives each browser test session's server) on
 the channel layer and the cache. Redis pub/sub ignores database numbers, and each test database
 numbers its first party 1, so two runs on one Redis would otherwise ring each other's bells.
-Without the prefix, these are the app's settings as they are."""
+Under pytest-xdist each worker is a run of its own: its prefix is its name (gw0, gw1) unless a
+server's is given. Without a prefix, these are the app's settings as they are."""
 
 import os
 
@@ -10,7 +11,7 @@ from bunco_site import settings as _app
 
 globals().update({name: value for name, value in vars(_app).items() if name.isupper()})
 
-_prefix = os.environ.get("BUNCO_TEST_PREFIX")
+_prefix = os.environ.get("BUNCO_TEST_PREFIX") or os.environ.get("PYTEST_XDIST_WORKER")
 if _prefix and os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {

@@ -52,7 +52,7 @@ def pytest_run(*args, **env):
     # The inner run's Django test database is the embedded default's: on PostgreSQL it would
     # be the outer run's own test_<name>, in use (DATABASE_URL is CI's second pass).
     environ = {k: v for k, v in os.environ.items()
-               if not k.startswith("BUNCO_") and k != "DATABASE_URL"}
+               if not k.startswith(("BUNCO_", "PYTEST_XDIST_")) and k != "DATABASE_URL"}
     environ.update(env)
     return subprocess.run(  # every tier: the selection holds tests of the slow one
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", "slow or not slow", *args],
@@ -69,11 +69,12 @@ def outcome_counts(output):
     return {word: int(n) for n, word in re.findall(r"(\d+) (passed|skipped|failed|error)", last)}
 
 
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
 def test_with_no_service_every_test_needing_one_skips_with_one_line_per_service(
-    no_programs, closed_port
+    no_programs, closed_port, workers
 ):
     run = pytest_run(
-        *SELECTION, BUNCO_TEST_POSTGRES=f"127.0.0.1:{closed_port}",
+        *workers, *SELECTION, BUNCO_TEST_POSTGRES=f"127.0.0.1:{closed_port}",
         BUNCO_TEST_REDIS=f"127.0.0.1:{closed_port}", BUNCO_CHROMIUM="/nowhere/chromium",
         PATH=no_programs,
     )
@@ -103,16 +104,19 @@ def test_the_fault_tests_skip_without_the_redis_server_program(no_programs, list
     assert outcome_counts(run.stdout) == {"skipped": next(iter(said.values()))}
 
 
-def test_under_the_require_flag_a_missing_service_fails_the_run_before_any_test(closed_port):
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_under_the_require_flag_a_missing_service_fails_the_run_before_any_test(
+    closed_port, workers
+):
     run = pytest_run(
-        *SELECTION, BUNCO_TEST_POSTGRES=f"127.0.0.1:{closed_port}",
+        *workers, *SELECTION, BUNCO_TEST_POSTGRES=f"127.0.0.1:{closed_port}",
         BUNCO_REQUIRE_ALL_SERVICES="1",
     )
     assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
-    assert (
-        f"ERROR: BUNCO_REQUIRE_ALL_SERVICES=1 and PostgreSQL not reachable at "
-        f"127.0.0.1:{closed_port} (" in run.stderr
-    ), run.stderr
+    error = next(line for line in run.stderr.splitlines() if line.startswith("ERROR: "))
+    # (with -n, any other service this machine lacks is named too)
+    assert error.startswith("ERROR: BUNCO_REQUIRE_ALL_SERVICES=1 and "), run.stderr
+    assert f"PostgreSQL not reachable at 127.0.0.1:{closed_port}" in error, run.stderr
     assert "passed" not in run.stdout
 
 
