@@ -21,3 +21,22 @@ def on_a_loop_of_its_own(test):
         return run_alone(test(*args, **kwargs))
 
     return run
+
+
+async def subscribed(redis_url, layer, *groups, within=5.0):
+    """Returns once Redis (at `redis_url`) counts a subscriber to each of `groups` of a
+    channels_redis pub/sub `layer`: group_add sends SUBSCRIBE and does not wait for Redis to apply it, so a message
+    published at once may reach nobody. A polling wait with a deadline, not a fixed sleep."""
+    from redis.asyncio import Redis
+
+    names = [layer._get_group_channel_name(group) for group in groups]
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    async with Redis.from_url(redis_url) as client:
+        while True:
+            counts = dict(await client.pubsub_numsub(*names))
+            if all(counts.get(name.encode(), 0) for name in names):
+                return
+            if loop.time() > deadline:
+                raise TimeoutError(f"Redis has no subscriber to {names} after {within} s")
+            await asyncio.sleep(0.01)

@@ -8,7 +8,7 @@ import pytest
 from channels.layers import InMemoryChannelLayer
 
 from bunco_site.fast import layer_batch
-from tests.loops import run_alone
+from tests.loops import run_alone, subscribed
 from tests.parties.test_settings import REDIS_URL
 
 
@@ -26,7 +26,8 @@ async def heard(layer, messages, members):
         channels[listener] = await layer.new_channel()
         for group in groups:
             await layer.group_add(group, channels[listener])
-    await asyncio.sleep(0.2)  # Redis has the subscriptions
+    if not isinstance(layer, InMemoryChannelLayer):
+        await subscribed(REDIS_URL, layer, *{g for groups in members.values() for g in groups})
     await layer_batch.send_many(layer, messages)
     got = {}
     for listener, groups in members.items():
@@ -137,7 +138,7 @@ def test_on_redis_writes_published_at_once_share_round_trips_and_keep_their_orde
         try:
             channel = await layer.new_channel()
             await layer.group_add(groups[1], channel)
-            await asyncio.sleep(0.2)  # Redis has the subscription
+            await subscribed(REDIS_URL, layer, groups[1])
             await asyncio.gather(*(layer_batch.send_many(layer, w) for w in writes))
             return [(await asyncio.wait_for(layer.receive(channel), 5))["text"]
                     for _ in range(100)]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.loops import subscribed
+
 ROOT = Path(__file__).resolve().parents[2]
 BASE_ENV = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
 
@@ -150,7 +152,8 @@ def test_two_deployments_with_their_own_prefixes_on_one_redis_never_hear_each_ot
             heard_a, heard_b = await a.new_channel(), await b.new_channel()
             await a.group_add("party-1", heard_a)
             await b.group_add("party-1", heard_b)
-            await asyncio.sleep(0.2)  # the subscriptions are in place
+            await subscribed(REDIS_URL, a, "party-1")
+            await subscribed(REDIS_URL, b, "party-1")
             await a.group_send("party-1", {"type": "bell", "from": "staging"})
             got = await asyncio.wait_for(a.receive(heard_a), 5)
             with pytest.raises(TimeoutError):
