@@ -1,20 +1,9 @@
 """Shared by the test folders: one Chromium for the whole session (Playwright's sync API allows
 one at a time per thread, so the browser tests and the fault tests must share it); and the
 plugin that skips the tests whose service this machine lacks (tests/service_checks.py).
-
-Under pytest-xdist (`pytest -n 2`), each worker collects the static files its servers serve into
-a folder of its own: two collectstatic runs in one folder rewrite the manifest a starting
-server reads. Its databases, ports, Redis servers and prefixes are its own already."""
-
-import os
+Under pytest-xdist, what each worker keeps to itself is in tests/settings.py."""
 
 import pytest
-
-from bench.servers import ARTIFACTS
-
-if os.environ.get("PYTEST_XDIST_WORKER"):
-    os.environ.setdefault(
-        "BUNCO_STATIC_ROOT", str(ARTIFACTS / f"static-{os.environ['PYTEST_XDIST_WORKER']}"))
 
 pytest_plugins = ["tests.service_checks"]
 
