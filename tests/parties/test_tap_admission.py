@@ -29,6 +29,17 @@ def short_wait(settings):
     return settings
 
 
+async def sent_until_taken(app, keeper, number, data, tries=50):
+    """The answer to a tap sent as the outbox sends it: again while it is answered busy (on a
+    loaded machine the test's 50 ms wait can turn away a tap nothing holds up)."""
+    for _ in range(tries):
+        answer = await post(app, keeper, number, data)
+        if answer["json"]["status"] != "busy":
+            return answer
+        await asyncio.sleep(0.05)
+    return answer
+
+
 @contextlib.contextmanager
 def one_worker_thread():
     """The running loop's worker threads made one, and that one kept busy until the block
@@ -148,9 +159,9 @@ async def test_a_busy_tap_is_answered_503_with_retry_after_and_stored_once_when_
     assert health["status"] == 200  # other requests are not affected
     assert await rolls_at(party, 2) == []  # nothing written for it
 
-    saved = await post(app, keeper, 2, first)  # the outbox sends the same tap again
+    saved = await sent_until_taken(app, keeper, 2, first)  # the outbox sends it again
     assert saved["status"] == 200 and saved["json"]["status"] == "saved"
-    again = await post(app, keeper, 2, first)
+    again = await sent_until_taken(app, keeper, 2, first)
     assert again["json"]["status"] == "duplicate"
     assert len(await rolls_at(party, 2)) == 1
     assert django.calls == 0  # the lean door answered its taps itself, busy ones too
