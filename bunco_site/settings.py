@@ -113,6 +113,7 @@ MIDDLEWARE = [
     "parties.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "parties.middleware.UnreadableFormMiddleware",  # before the CSRF check reads the form
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -220,7 +221,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# Each phone reads its own language: its browser's Accept-Language, or the one it chose with
+# the switch on every page (Django's set_language, kept in a cookie). Addresses are the same in
+# every language. The catalogs are locale/<code>/LC_MESSAGES/django.po (docs/languages.md).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es", "Español"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365  # a phone keeps its choice for the next party
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -292,6 +300,7 @@ if not DEBUG:
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = _https
     CSRF_COOKIE_SECURE = _https
+    LANGUAGE_COOKIE_SECURE = _https
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365 if _https else 0
     SECURE_HSTS_INCLUDE_SUBDOMAINS = _https
     SECURE_HSTS_PRELOAD = _https

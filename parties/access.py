@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from parties.models import AccessLink, Party
 
@@ -103,6 +104,8 @@ class Grant:
 
     @property
     def role_label(self):
+        """Who did it, as rolls and corrections store it (`entered_by`, `made_by`): English, not
+        translated, since it is saved."""
         if self.host:
             return "host"
         if self.table_numbers:
@@ -194,7 +197,7 @@ def require_any(request, party_id):
 def attempt_count(key, window):
     """Count one more attempt under `key`, in a window of `window` seconds from the first;
     the count including this one."""
-    for _ in range(3):
+    for _attempt in range(3):
         cache.add(key, 0, window)  # opens the window, unless one is open
         try:
             return cache.incr(key)
@@ -234,10 +237,10 @@ def party_import_refused(request):
     allowance = settings.PARTY_CREATE_MAX_PER_ADDRESS
     if attempt_count(refused_key, settings.PARTY_CREATE_WINDOW) > allowance:
         attempt_uncount(refused_key)
-        return "Too many party files were refused from this network in the last hour."
+        return _("Too many party files were refused from this network in the last hour.")
     if not party_creation_allowed(request):
         attempt_uncount(refused_key)
-        return "Too many parties were created from this network in the last hour."
+        return _("Too many parties were created from this network in the last hour.")
     return ""
 
 

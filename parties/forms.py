@@ -3,9 +3,12 @@
 import dataclasses
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from parties.exchange import player_csv
-from parties.pages.rules_summary import option_label
+from parties.pages.rules_summary import choice_label, option_label
 from parties.party_limits import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -13,6 +16,7 @@ from parties.party_limits import (
     clean_player_name,
     party_size_problem,
 )
+from parties.translation import rule_error_text
 from scoring import PRESET_HELP, PRESET_TITLES, PRESETS, Rules, RulesError
 
 
@@ -24,12 +28,12 @@ def parse_player_names(text):
     while lines and not lines[0].strip():
         lines.pop(0)
     errors = [
-        f"Line {number} is blank: type a name there or remove the line."
+        _("Line %(number)s is blank: type a name there or remove the line.") % {"number": number}
         for number, line in enumerate(lines, start=1)
         if not line.strip()
     ]
     numbered = [(number, line) for number, line in enumerate(lines, start=1) if line.strip()]
-    return checked_player_names(numbered, "Line", "list", errors)
+    return checked_player_names(numbered, False, errors)
 
 
 def parse_player_file(data):
@@ -38,33 +42,37 @@ def parse_player_file(data):
     try:
         numbered = player_csv.rows_of_names(data)
     except player_csv.CsvRefused as error:
-        raise forms.ValidationError(str(error)) from None
-    return checked_player_names(numbered, "Row", "file")
+        raise forms.ValidationError(rule_error_text(error)) from None
+    return checked_player_names(numbered, True)
 
 
-def checked_player_names(numbered, where, holder, errors=()):
+def checked_player_names(numbered, in_file, errors=()):
     """The tidied names of `numbered` ((line or row number, name as written)), or every
-    mistake in them, each saying on which `where` ("Line", "Row") it is."""
+    mistake in them, each saying on which line of the list (`in_file`: row of the file) it is."""
     names, errors, seen = [], list(errors), {}
     for number, raw in numbered:
         try:
             name = clean_player_name(raw)
         except forms.ValidationError as error:
-            errors.extend(f"{where} {number}: {message}" for message in error.messages)
+            at = _("Row %(number)s: %(message)s") if in_file else _("Line %(number)s: %(message)s")
+            errors.extend(at % {"number": number, "message": m} for m in error.messages)
             continue
         key = name.casefold()
         if key in seen:
-            errors.append(
-                f"{where} {number}: “{name}” is already on {where.lower()} {seen[key]}."
-            )
+            if in_file:
+                again = _("Row %(number)s: “%(name)s” is already on row %(first)s.")
+            else:
+                again = _("Line %(number)s: “%(name)s” is already on line %(first)s.")
+            errors.append(again % {"number": number, "name": name, "first": seen[key]})
             continue
         seen[key] = number
         names.append(name)
     if not errors and not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        errors.append(
-            f"A party needs {MIN_PLAYERS} to {MAX_PLAYERS} players; this {holder} has "
-            f"{len(names)}."
-        )
+        if in_file:
+            too_many = _("A party needs %(min)s to %(max)s players; this file has %(count)s.")
+        else:
+            too_many = _("A party needs %(min)s to %(max)s players; this list has %(count)s.")
+        errors.append(too_many % {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(names)})
     if errors:
         raise forms.ValidationError(errors)
     return names
@@ -77,23 +85,29 @@ def _names_or_none(text):
         return None
 
 
+option_label_lazy = lazy(option_label, str)
+choice_label_lazy = lazy(choice_label, str)
+
+
 def _option_field(f):
-    help_text, choices = f.metadata["help"], f.metadata["choices"]
+    # The help is scoring's English (marked there for makemessages), read in the reader's language.
+    help_text, choices = gettext_lazy(f.metadata["help"]), f.metadata["choices"]
+    label = option_label_lazy(f.name)
     if f.name == "prizes":
         return forms.MultipleChoiceField(
-            label="Prizes",
+            label=label,
             help_text=help_text,
-            choices=[(c, option_label(c)) for c in choices],
+            choices=[(c, option_label_lazy(c)) for c in choices],
             widget=forms.CheckboxSelectMultiple,
             required=False,
         )
     if isinstance(f.default, bool):
-        return forms.BooleanField(label=option_label(f.name), help_text=help_text, required=False)
+        return forms.BooleanField(label=label, help_text=help_text, required=False)
     coerce = int if isinstance(f.default, int) else str
     return forms.TypedChoiceField(
-        label=option_label(f.name),
+        label=label,
         help_text=help_text,
-        choices=[(c, str(c).replace("_", " ")) for c in choices],
+        choices=[(c, choice_label_lazy(c)) for c in choices],
         coerce=coerce,
     )
 
@@ -103,8 +117,19 @@ OPTION_NAMES = [f.name for f in dataclasses.fields(Rules)]
 
 def preset_title(key):
     """A preset's name as the form lists it: "World Bunco Association", "Standard"."""
-    title = PRESET_TITLES[key]
+    title = _(PRESET_TITLES[key])  # scoring's English, marked there for makemessages
     return title[0].upper() + title[1:]
+
+
+preset_title_lazy = lazy(preset_title, str)
+
+
+def _players_help():
+    return _(
+        "One name per line, %(min)s to %(max)s players, up to %(name_max)s characters each. "
+        "Ghosts fill the empty seats when the count is not a multiple of 4, unless the rules "
+        "use the boxed set's table plans (2 to 10 players)."
+    ) % {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "name_max": NAME_MAX}
 
 
 def preset_initial(preset):
@@ -113,26 +138,28 @@ def preset_initial(preset):
 
 
 class PartyCreateForm(forms.Form):
-    name = forms.CharField(label="Party name", max_length=80, initial="Bunco Night")
+    name = forms.CharField(label=gettext_lazy("Party name"), max_length=80, initial="Bunco Night")
     players = forms.CharField(
-        label="Players",
+        label=gettext_lazy("Players"),
         widget=forms.Textarea(attrs={"rows": 12, "autocomplete": "off", "spellcheck": "false"}),
-        help_text=f"One name per line, {MIN_PLAYERS} to {MAX_PLAYERS} players, up to "
-        f"{NAME_MAX} characters each. Ghosts fill the empty seats when the count is not a "
-        "multiple of 4, unless the rules use the boxed set's table plans (2 to 10 players).",
+        help_text=lazy(_players_help, str)(),
         required=False,  # a CSV file may give the names instead (clean_players)
     )
     players_file = forms.FileField(
-        label="Or a CSV file of names",
-        help_text="A sign-up sheet saved from a spreadsheet as CSV: the names in the first "
-        "column, or in the column headed “Name” (or in “First name” and “Last name”). "
-        "Blank rows are skipped.",
+        label=gettext_lazy("Or a CSV file of names"),
+        help_text=gettext_lazy(
+            # Translators: “Name”, “First name” and “Last name” are the column headings the
+            # file is read by, which stay in English.
+            "A sign-up sheet saved from a spreadsheet as CSV: the names in the first "
+            "column, or in the column headed “Name” (or in “First name” and “Last name”). "
+            "Blank rows are skipped."
+        ),
         required=False,
         widget=forms.FileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
     )
     preset = forms.ChoiceField(
-        label="Rules preset",
-        choices=[(key, preset_title(key)) for key in PRESETS],
+        label=gettext_lazy("Rules preset"),
+        choices=[(key, preset_title_lazy(key)) for key in PRESETS],
         initial="standard",
     )
     # The preset the rule fields on the page were drawn for. Picking a preset redraws them
@@ -155,7 +182,8 @@ class PartyCreateForm(forms.Form):
         return preview_context(self)
 
     def preset_help(self):
-        return PRESET_HELP.get(self["preset"].value(), "")
+        help_text = PRESET_HELP.get(self["preset"].value(), "")
+        return _(help_text) if help_text else ""  # scoring's English, marked there
 
     def option_fields(self):
         return [self[name] for name in OPTION_NAMES]
@@ -163,7 +191,7 @@ class PartyCreateForm(forms.Form):
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
-            raise forms.ValidationError("Give the party a name.")
+            raise forms.ValidationError(_("Give the party a name."))
         return name
 
     def clean_players(self):
@@ -173,7 +201,7 @@ class PartyCreateForm(forms.Form):
             return self._names_from_file(upload, text)
         if not text.strip():
             raise forms.ValidationError(
-                "Paste the players' names, one per line, or choose a CSV file of them."
+                _("Paste the players' names, one per line, or choose a CSV file of them.")
             )
         return parse_player_names(text)
 
@@ -182,18 +210,24 @@ class PartyCreateForm(forms.Form):
         put there when an earlier send of this form failed), or it would be thrown away."""
         if upload.size > player_csv.MAX_BYTES:
             raise forms.ValidationError(
-                f"The file is larger than {player_csv.MAX_BYTES // 1024} KB: is it a list of names?"
+                _("The file is larger than %(kb)s KB: is it a list of names?")
+                % {"kb": player_csv.MAX_BYTES // 1024}
             )
         try:
             names = parse_player_file(upload.read())
         except forms.ValidationError as error:
             raise forms.ValidationError(
-                [f"In {upload.name}: {message}" for message in error.messages]
+                [
+                    _("In %(file)s: %(message)s") % {"file": upload.name, "message": message}
+                    for message in error.messages
+                ]
             ) from None
         if text.strip() and _names_or_none(text) != names:
             raise forms.ValidationError(
-                "There is a list here and a file chosen: empty the list to use the file, or "
-                "choose no file to use the list."
+                _(
+                    "There is a list here and a file chosen: empty the list to use the file, or "
+                    "choose no file to use the list."
+                )
             )
         # Should anything else on the form be refused, the page comes back with the file's
         # names in the list (a browser never refills a file input): nothing is chosen again.
@@ -214,8 +248,11 @@ class PartyCreateForm(forms.Form):
         try:
             cleaned["rules"] = Rules(**options)
         except RulesError as error:
-            field = next((n for n in OPTION_NAMES if str(error).startswith(n)), None)
-            self.add_error(field, str(error))
+            option = getattr(error, "params", {}).get("option")
+            field = option if option in OPTION_NAMES else next(
+                (n for n in OPTION_NAMES if str(error).startswith(n)), None
+            )
+            self.add_error(field, rule_error_text(error))
             return cleaned
         self._check_party_size(cleaned)
         return cleaned

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 
 class SyncChainMiddleware:
@@ -54,8 +55,8 @@ class UnreadableFormMiddleware:
             return render(
                 request,
                 "400.html",
-                {"reason": "What this page sent is larger than this address takes, so it was not "
-                 "read. Go back and send a smaller file."},
+                {"reason": _("What this page sent is larger than this address takes, so it was "
+                             "not read. Go back and send a smaller file.")},
                 status=413,
             )
         if request.method == "POST":
@@ -65,8 +66,8 @@ class UnreadableFormMiddleware:
                 return render(
                     request,
                     "400.html",
-                    {"reason": "This form was sent in a character set other than UTF-8. "
-                     "Reload the page and send it again."},
+                    {"reason": _("This form was sent in a character set other than UTF-8. "
+                                 "Reload the page and send it again.")},
                     status=400,
                 )
         return self.get_response(request)

@@ -5,14 +5,16 @@ from functools import cached_property
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Party(models.Model):
     class Status(models.TextChoices):
-        SETUP = "setup", "Setting up"
-        PLAYING = "playing", "Playing"
-        BREAK = "break", "On a break"
-        FINISHED = "finished", "Finished"
+        SETUP = "setup", _("Setting up")
+        PLAYING = "playing", _("Playing")
+        BREAK = "break", _("On a break")
+        FINISHED = "finished", _("Finished")
 
     name = models.CharField(max_length=80)
     # Short, typed by players to find their own sheet; it grants reading only.
@@ -28,7 +30,7 @@ class Party(models.Model):
     pot = models.JSONField(default=dict, blank=True, help_text="scoring.Pot.to_dict(): the buy-in")
 
     class Meta:
-        verbose_name_plural = "parties"
+        verbose_name_plural = _("parties")
 
     def __str__(self):
         return f"{self.name} ({self.code})"
@@ -97,9 +99,9 @@ class Table(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting to start"
-        PLAYING = "playing", "Playing"
-        CLOSED = "closed", "Closed"
+        WAITING = "waiting", _("Waiting to start")
+        PLAYING = "playing", _("Playing")
+        CLOSED = "closed", pgettext_lazy("a round", "Closed")
 
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="rounds")
     bunco_set = models.ForeignKey(BuncoSet, on_delete=models.CASCADE, related_name="rounds")
@@ -167,11 +169,11 @@ class Correction(models.Model):
     """Who changed what after the fact: a voided roll points here, and so does its replacement."""
 
     class Kind(models.TextChoices):
-        UNDO = "undo", "Undo"
-        VOID = "void", "Void"
-        CORRECT = "correct", "Correction"
-        LATE_TAP = "late_tap", "Late roll applied"
-        RESEAT = "reseat", "Reseat"
+        UNDO = "undo", pgettext_lazy("a correction", "Undo")
+        VOID = "void", pgettext_lazy("a correction", "Void")
+        CORRECT = "correct", _("Correction")
+        LATE_TAP = "late_tap", _("Late roll applied")
+        RESEAT = "reseat", pgettext_lazy("a correction", "Reseat")
 
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="corrections")
     round = models.ForeignKey(
@@ -193,8 +195,8 @@ class Roll(models.Model):
     """One throw of the dice, as entered: an appended fact that is voided, never edited."""
 
     class Phase(models.TextChoices):
-        PLAY = "play", "Round play"
-        ROLLOFF = "rolloff", "Roll-off"
+        PLAY = "play", _("Round play")
+        ROLLOFF = "rolloff", _("Roll-off")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="rolls")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rolls")
@@ -278,9 +280,9 @@ class LateTap(models.Model):
     It is kept for the host, who applies it (a correction of that round) or dismisses it."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the host"
-        APPLIED = "applied", "Applied"
-        DISMISSED = "dismissed", "Dismissed"
+        PENDING = "pending", _("Waiting for the host")
+        APPLIED = "applied", pgettext_lazy("a late roll", "Applied")
+        DISMISSED = "dismissed", pgettext_lazy("a late roll", "Dismissed")
 
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="late_taps")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="late_taps")
@@ -354,9 +356,9 @@ class AccessLink(models.Model):
     """A capability link. Only a hash of its token is stored (see parties/access.py)."""
 
     class Role(models.TextChoices):
-        HOST = "host", "Host"
-        TABLE = "table", "Scorekeeper"
-        PLAYER = "player", "Player"
+        HOST = "host", _("Host")
+        TABLE = "table", _("Scorekeeper")
+        PLAYER = "player", _("Player")
 
     party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="links")
     role = models.CharField(max_length=10, choices=Role.choices)

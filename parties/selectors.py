@@ -6,6 +6,8 @@ from typing import NamedTuple
 import segno
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from parties import access, state
 from parties.models import AccessLink, Party, PrizeRollOff, Round, ScoreSheetLine, Seat
@@ -166,10 +168,12 @@ def party_links(party: Party, base_url: str) -> list[LinkView]:
     views = []
     for link in sorted(links, key=lambda link: order[link.role]):
         if link.role == AccessLink.Role.HOST:
-            label = "Host"
+            label = _("Host")
         elif link.role == AccessLink.Role.TABLE:
-            head = " (head table)" if link.table.number == 1 else ""
-            label = f"Table {link.table.number}{head}"
+            if link.table.number == 1:
+                label = _("Table %(number)s (head table)") % {"number": link.table.number}
+            else:
+                label = _("Table %(number)s") % {"number": link.table.number}
         else:
             label = link.player.name
         url = base_url.rstrip("/") + reverse("parties:redeem", args=[access.token_for(link)])
@@ -270,7 +274,7 @@ def fuzzy_die_holder(party):
 class FuzzyDieView:
     """The fuzzy die's line on every page: "Fuzzy die: Ann (head table)"."""
 
-    name: str  # the holder, or "nobody yet"
+    name: str  # the holder, or "nobody yet" (in the reader's language)
     note: str = ""  # "head table" while the starting holder has it
 
 
@@ -284,12 +288,14 @@ def fuzzy_die(party) -> FuzzyDieView | None:
     holder = fuzzy_die_holder(party)
     if holder is None:
         if rules.fuzzy_die_starts == "head_table" and party.status == Party.Status.SETUP:
-            return FuzzyDieView("nobody yet", "the head table's scorekeeper takes it at the start")
-        return FuzzyDieView("nobody yet")
+            return FuzzyDieView(
+                _("nobody yet"), _("the head table's scorekeeper takes it at the start")
+            )
+        return FuzzyDieView(_("nobody yet"))
     at_start = rules.fuzzy_die_starts == "head_table" and holder.id == starts.first_holder_id(
         party
     )
-    return FuzzyDieView(holder.name, "head table" if at_start else "")
+    return FuzzyDieView(holder.name, _("head table") if at_start else "")
 
 
 @dataclass(frozen=True)
@@ -311,21 +317,24 @@ def host_facts(party, round_, tables) -> HostFacts:
     seats = [seat for table in tables for seat in table.seats]
     ghosts = sum(seat.is_ghost for seat in seats)
     stage = party_stage(party, round_)
-    return HostFacts(len(seats) - ghosts, ghosts, stage, rules_name(party.preset, party.rules))
+    return HostFacts(
+        len(seats) - ghosts, ghosts, stage, rules_name(party.preset, party.rules, gettext=_))
 
 
 def party_stage(party, round_) -> str:
-    """What is happening now, in words for the host's header."""
-    where = f"Set {round_.bunco_set.number}, round {round_.number}"
+    """What is happening now, in words for the host's header (in the host's language)."""
+    where = {"set": round_.bunco_set.number, "round": round_.number}
     if party.status == Party.Status.FINISHED:
-        return "Finished"
+        return str(Party.Status.FINISHED.label)
     if party.status == Party.Status.BREAK:
-        return f"Break after set {round_.bunco_set.number - 1}"
+        return _("Break after set %(set)s") % {"set": round_.bunco_set.number - 1}
     if party.status == Party.Status.SETUP:
-        return "Setting up"
+        return str(Party.Status.SETUP.label)
     if round_.status == Round.Status.PLAYING:
-        return f"{where} paused" if party.paused_at else f"{where} in play"
-    return f"{where} waiting to start"
+        if party.paused_at:
+            return _("Set %(set)s, round %(round)s paused") % where
+        return _("Set %(set)s, round %(round)s in play") % where
+    return _("Set %(set)s, round %(round)s waiting to start") % where
 
 
 @dataclass(frozen=True)
@@ -383,13 +392,35 @@ def party_results(party):
         prize_rows.append(
             PrizeRow(
                 key=category,
-                label=category.replace("_", " ").capitalize(),
+                label=prize_label(category),
                 winners=[(int(w), names[w]) for w in winners],
                 circuit=circuit,
                 rolloffs=_rolloff_circuits(category, rolloffs, names),
             )
         )
     return rows, prize_rows
+
+
+# Each prize's name, as the results, the TV, the pot and the standings file show it.
+PRIZE_LABELS = {
+    "most_wins": gettext_lazy("Most wins"),
+    "most_buncos": gettext_lazy("Most buncos"),
+    "most_losses": gettext_lazy("Most losses"),
+    "most_mini_buncos": gettext_lazy("Most mini buncos"),
+    "even_wins_losses": gettext_lazy("Even wins losses"),
+    "last_bunco": gettext_lazy("Last bunco"),
+    "traveling": gettext_lazy("Traveling"),
+    "highest_points": gettext_lazy("Highest points"),
+    "lowest_points": gettext_lazy("Lowest points"),
+    "overall": gettext_lazy("Overall"),
+}
+
+
+def prize_label(category) -> str:
+    """A prize's name in the reader's language ("Most wins"); a category without one (none of
+    scoring's) as its key in words."""
+    label = PRIZE_LABELS.get(category)
+    return str(label) if label is not None else category.replace("_", " ").capitalize()
 
 
 def _rolloff_circuits(category, rolloffs, names):
@@ -498,9 +529,12 @@ def reopen_refusal(party, round_):
     later = list(later_rounds(round_))
     started = next((r for r in later if r.status != Round.Status.WAITING), None)
     if started is not None:
-        return f"round {started.number} of set {started.bunco_set.number} has started"
+        return _("round %(round)s of set %(set)s has started") % {
+            "round": started.number,
+            "set": started.bunco_set.number,
+        }
     if party.status == Party.Status.FINISHED and later:
-        return "the host ended the party"
+        return _("the host ended the party")
     return ""
 
 

@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce
 
 from parties.models import Roll, Round, RoundBell, Seat
 from scoring import RollFact, RoundState
-from scoring.quick import entry_words, quick_dice
+from scoring.quick import quick_dice
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class TableExtras:
     version: int = 0  # rises with every roll and void at this table: the phones' staleness check
     turn_points: int = 0
     last_dice: tuple = ()
-    last_entry: str = ""  # a quick button's last roll as entered, in words ("2 points")
+    last_entry: tuple = ()  # a quick button's last roll as entered: (outcome, face); () for dice
     last_points: int | None = None
     last_kind: str = ""
     last_roller: str = ""
@@ -50,11 +50,12 @@ class RoundSnapshot:
         return self.state.tables[number - 1]
 
     def apply_roll(
-        self, number, roll_id, fact, version, *, before_bell=False, entry="", roller=None
+        self, number, roll_id, fact, version, *, before_bell=False, entry=(), roller=None
     ):
         """This state after one more roll at table `number` (raises if the rules refuse it).
         `before_bell`: made before the bell, entered after it; `entry`: a quick button's roll
-        as entered, in words (scoring.quick.entry_words; "" for dice); `roller`: the player
+        as entered, (outcome, face) (put in words where it is shown, in the reader's language:
+        scoring.quick.entry_words; () for dice); `roller`: the player
         (id, str) it was entered for, who threw it (scoring's TableRound.handed_to)."""
         state = self.state.roll(number, fact, before_bell=before_bell, roller=roller)
         extras = list(self.extras)
@@ -130,11 +131,11 @@ def seating_of(round_):
 
 def roll_fact(dice, outcome, face, called, target, rules):
     """A stored roll as scoring takes it (a quick button's outcome turned into dice that score
-    the same), and a quick button's roll as it was entered, in words ("" for dice)."""
+    the same), and a quick button's roll as it was entered, (outcome, face) (() for dice)."""
     if outcome:
         fact = RollFact(quick_dice(outcome, target, rules, face), called)
-        return fact, entry_words(outcome, face)
-    return RollFact(tuple(d for d in dice if d is not None), called), ""
+        return fact, (outcome, face)
+    return RollFact(tuple(d for d in dice if d is not None), called), ()
 
 
 def cached(round_id, version, started_at):

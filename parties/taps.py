@@ -16,24 +16,45 @@ import math
 import uuid
 
 from django.db import connections
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from bunco_site.fast import gate
 from parties.live import announce
 from parties.services.errors import PartyError, StaleTap
 from parties.services.roll import roll_record
+from parties.translation import rule_error_text
 from scoring import InvalidRoll
 
 CALLED = {"yes": True, "no": False, "": None}
 BELL_SEEN = {"1": True, "0": False}
+# The fields as_int reads (its `what`), in words for the refusal.
+FIELD_WORDS = {
+    "face": pgettext_lazy("a field of a tap", "face"),
+    "die": pgettext_lazy("a field of a tap", "die"),
+    "table version": pgettext_lazy("a field of a tap", "table version"),
+    "round": pgettext_lazy("a field of a tap", "round"),
+    "player": pgettext_lazy("a field of a tap", "player"),
+    "total": pgettext_lazy("a field of a tap", "total"),
+}
 
 
 def as_int(value, what):
+    """`value` as an int the database holds, or PartyError naming the field (`what`, a key of
+    FIELD_WORDS)."""
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise PartyError(f"The {what} is missing or not a number.") from None
+        raise PartyError(
+            # Translators: "field" is a field's name, e.g. "face", "die", "table version".
+            _("The %(field)s is missing or not a number.") % {"field": FIELD_WORDS.get(what, what)}
+        ) from None
     if not -(2**63) <= number < 2**63:  # beyond what the database holds (SQLite raises)
-        raise PartyError(f"The {what} is not a number this party uses.")
+        raise PartyError(
+            _("The %(field)s is not a number this party uses.")
+            % {"field": FIELD_WORDS.get(what, what)}
+        )
     return number
 
 
@@ -45,7 +66,7 @@ def _roll_from(data):
         return {"outcome": outcome, "face": as_int(face, "face") if face else None}
     faces = [f for f in data.get("dice", "").replace(" ", "").split(",") if f]
     if not faces:
-        raise PartyError("Tap the dice, or one of the quick buttons.")
+        raise PartyError(_("Tap the dice, or one of the quick buttons."))
     return {"dice": tuple(as_int(f, "die") for f in faces)}
 
 
@@ -65,9 +86,9 @@ def _more_fields(text):
     try:
         more = json.loads(text)
     except ValueError:
-        raise PartyError("The taps sent behind this one could not be read.") from None
+        raise PartyError(_("The taps sent behind this one could not be read.")) from None
     if not isinstance(more, list) or not all(isinstance(item, dict) for item in more):
-        raise PartyError("The taps sent behind this one could not be read.")
+        raise PartyError(_("The taps sent behind this one could not be read."))
     return tuple(_one_tap_fields({k: str(v) for k, v in item.items()}) for item in more)
 
 
@@ -75,7 +96,7 @@ def _one_tap_fields(data):
     try:
         tap_id = uuid.UUID(data.get("tap_id", ""))
     except ValueError:
-        raise PartyError("The tap has no id.") from None
+        raise PartyError(_("The tap has no id.")) from None
     return {
         "tap_id": tap_id,
         "called": CALLED.get(data.get("called", "")),
@@ -111,7 +132,7 @@ def _taken(outcome):
     if isinstance(outcome, StaleTap):
         return 409, {"status": "stale", "message": str(outcome), "version": outcome.version}
     if isinstance(outcome, (PartyError, InvalidRoll)):
-        return 400, {"status": "refused", "message": str(outcome)}
+        return 400, {"status": "refused", "message": rule_error_text(outcome)}
     payload = {"status": outcome.status, "version": outcome.table_version, "seq": outcome.seq}
     if outcome.ask:
         payload["ask"] = outcome.ask
@@ -127,7 +148,7 @@ def busy_answer(wait):
     says it in whole seconds (retry_after_header)."""
     return 503, {
         "status": "busy",
-        "message": "The server is busy: this roll is not saved yet and is sent again shortly.",
+        "message": _("The server is busy: this roll is not saved yet and is sent again shortly."),
         "retry_after": round(wait, 2),
     }
 
@@ -138,14 +159,18 @@ def retry_after_header(wait):
     return str(max(1, math.ceil(wait)))
 
 
-async def record(party_id, table_number, fields, *, links=None, session_key=None):
+async def record(party_id, table_number, fields, *, links=None, session_key=None,
+                 language=None):
     """Record the tap (`fields` from tap_fields) for a session: the ids of its redeemed links
     as `links()` gives them (called in the worker thread: it may load the session), or the
     database session `session_key` (read with the tap's statements). The phone's answer as
-    `answer` gives it, or busy (busy_answer: 503, nothing read or written) when the gate
-    turned it away; the table's phones are sent its update before this returns."""
+    `answer` gives it, in the phone's `language` (by default the request's, as Django's
+    LocaleMiddleware chose it), or busy (busy_answer: 503, nothing read or written) when the
+    gate turned it away; the table's phones are sent its update before this returns."""
     loop = asyncio.get_running_loop()
-    call = functools.partial(_in_worker, loop, party_id, table_number, fields, links, session_key)
+    language = language or translation.get_language()
+    call = functools.partial(
+        _in_worker, loop, party_id, table_number, fields, links, session_key, language)
     try:
         async with gate.of_loop().tap(party_id, table_number) as run:
             # The loop's worker threads directly, without sync_to_async's copy of the caller's
@@ -154,13 +179,14 @@ async def record(party_id, table_number, fields, *, links=None, session_key=None
             await announce.send_outbox(outbox)  # the table's phones first, then the answer
             return result
     except gate.Busy as busy:
-        return busy_answer(busy.retry_after)
+        with translation.override(language):
+            return busy_answer(busy.retry_after)
 
 
-def _in_worker(loop, party_id, table_number, fields, links, session_key):
+def _in_worker(loop, party_id, table_number, fields, links, session_key, language):
     """(the phone's answer, the tables' updates to send)."""
     try:
-        with announce.sending_through(loop) as outbox:  # pushes after commit
+        with translation.override(language), announce.sending_through(loop) as outbox:
             result = answer(
                 lambda: roll_record(
                     party_id=party_id,

@@ -70,6 +70,12 @@ The party (scoring.party) and prizes (scoring.prizes)
         -> {category: tuple of winners}; several winners = a tie to roll off.
     settle_tie(totals) -> the players with the highest roll-off total.
     settle_prize(tied, {circuit: totals}) -> (winners, next circuit or None)   every circuit.
+
+Words for people (scoring.messages, scoring.rules_text)
+    Every error above is a RuleError (a ValueError): `msgid` (English, named placeholders,
+    marked by gettext_noop for makemessages) and `params`; str(error) == msgid % params.
+    rules_sentences(rules, tables, tied_prize, *, gettext, ngettext) -> [(heading, text)]
+                                    the rule sheet, in the language of the gettext passed.
 """
 
 from scoring.party import Progress, ScoreSheet, record_round, round_sheets, schedule

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from scoring.messages import gettext_noop
 from scoring.rules import Rules
 from scoring.table import NotAllowed, TableRound
 
@@ -33,7 +34,10 @@ class Progress:
     def round_over(self) -> Progress:
         """The current round has ended: on to the next round, a break, or the end."""
         if self.state != PLAYING:
-            raise NotAllowed(f"no round is being played (the party is at {self.state})")
+            raise NotAllowed(
+                gettext_noop("no round is being played (the party is at %(state)s)"),
+                state=self.state,
+            )
         if self.round < ROUNDS_PER_SET:
             return replace(self, round=self.round + 1)
         if self.bunco_set == self.rules.sets:
@@ -46,13 +50,13 @@ class Progress:
     def resume(self) -> Progress:
         """The host ends the break."""
         if self.state != BREAK:
-            raise NotAllowed("the party is not on a break")
+            raise NotAllowed(gettext_noop("the party is not on a break"))
         return replace(self, state=PLAYING)
 
     def end_early(self) -> Progress:
         """The host ends the party before its last round (during a break too)."""
         if self.state == OVER:
-            raise NotAllowed("the party is already over")
+            raise NotAllowed(gettext_noop("the party is already over"))
         return replace(self, state=OVER)
 
 
@@ -103,7 +107,9 @@ def round_sheets(table: TableRound) -> dict[str, ScoreSheet]:
     (ghosts too, so they move like anyone; ghosts win no prizes), and the roller's own
     tallies and personal points (a ghost's rolls are its partner's, section 6)."""
     if not table.done:
-        raise NotAllowed("a table's round is marked on the sheets only once it is done")
+        raise NotAllowed(
+            gettext_noop("a table's round is marked on the sheets only once it is done")
+        )
     won = set(table.winners)
     return {
         player: ScoreSheet(

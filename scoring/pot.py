@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from scoring.messages import RuleError, gettext_noop
+
 TIED = ("rolloff", "split")
 UNITS = ("percent", "amount")
 
 
-class PotError(ValueError):
+class PotError(RuleError):
     """A pot that cannot be split as given."""
 
 
@@ -28,21 +30,33 @@ class Pot:
 
     def __post_init__(self) -> None:
         if type(self.buy_in_cents) is not int or self.buy_in_cents < 0:
-            raise PotError("the buy-in is a whole number of cents, 0 or more")
+            raise PotError(gettext_noop("the buy-in is a whole number of cents, 0 or more"))
         if self.unit not in UNITS:
-            raise PotError(f"the shares are in {' or '.join(UNITS)}, not {self.unit!r}")
+            raise PotError(
+                gettext_noop("the shares are in %(first)s or %(second)s, not %(unit)r"),
+                first=UNITS[0],
+                second=UNITS[1],
+                unit=self.unit,
+            )
         if self.tied not in TIED:
-            raise PotError(f"a tied prize is settled by {' or '.join(TIED)}, not {self.tied!r}")
+            raise PotError(
+                gettext_noop("a tied prize is settled by %(first)s or %(second)s, not %(tied)r"),
+                first=TIED[0],
+                second=TIED[1],
+                tied=self.tied,
+            )
         names = [name for name, _ in self.shares]
         if len(set(names)) != len(names):
-            raise PotError("a prize has two shares")
+            raise PotError(gettext_noop("a prize has two shares"))
         if any(type(w) is not int or w < 0 for _, w in self.shares):
-            raise PotError("a share is a whole number, 0 or more")
+            raise PotError(gettext_noop("a share is a whole number, 0 or more"))
         if self.shares and not any(w for _, w in self.shares):
-            raise PotError("every share is 0: give at least one prize a share")
+            raise PotError(gettext_noop("every share is 0: give at least one prize a share"))
         if self.unit == "percent" and self.shares and sum(w for _, w in self.shares) != 100:
             total = sum(w for _, w in self.shares)
-            raise PotError(f"the percentages add up to {total}, not 100")
+            raise PotError(
+                gettext_noop("the percentages add up to %(total)s, not 100"), total=total
+            )
 
     @property
     def on(self) -> bool:
@@ -150,10 +164,12 @@ def parse_money(text: str) -> int:
     if cleaned in ("", ".") or not (whole or "0").isdigit() or (
         fraction and (not fraction.isdigit() or len(fraction) > 2)
     ):
-        raise PotError(f"“{text.strip()}” is not an amount like 6 or 6.50")
+        raise PotError(
+            gettext_noop("“%(text)s” is not an amount like 6 or 6.50"), text=text.strip()
+        )
     cents = int(whole or "0") * 100 + int((fraction + "00")[:2])
     if cents > 100_000_00:
-        raise PotError("an amount over 100,000 is surely a typo")
+        raise PotError(gettext_noop("an amount over 100,000 is surely a typo"))
     return cents
 
 

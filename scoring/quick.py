@@ -3,9 +3,14 @@ still kept as dice and scored by `score_roll` like any other."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from scoring.messages import gettext_noop
 from scoring.roll import InvalidRoll, check_target, score_roll
 from scoring.rules import Rules
 from scoring.table import TableRound
+
+Gettext = Callable[[str], str]
 
 QUICK_OUTCOMES = ("miss", "one", "two", "three", "mini", "bunco")
 
@@ -20,23 +25,26 @@ def quick_dice(outcome: str, target: int, rules: Rules, face: int | None = None)
     changes the score (the dice added up, or four dice low or high), else any other number."""
     check_target(target)
     if outcome not in quick_outcomes(rules):
-        raise InvalidRoll(f"“{outcome}” is not a quick button here")
+        raise InvalidRoll(gettext_noop("“%(outcome)s” is not a quick button here"), outcome=outcome)
     others = [f for f in range(1, 7) if f != target]
     n = rules.dice
     if outcome == "mini":
         if face is None:
             if mini_face_matters(rules):
-                raise InvalidRoll("Which number was the mini Bunco?")
+                raise InvalidRoll(gettext_noop("Which number was the mini Bunco?"))
             face = others[0]
         if face == target or face not in range(1, 7):
-            raise InvalidRoll(f"A mini Bunco is three of a number other than {target}")
+            raise InvalidRoll(
+                gettext_noop("A mini Bunco is three of a number other than %(target)s"),
+                target=target,
+            )
         return (face,) * n
     hits = {"miss": 0, "one": 1, "two": 2, "three": 3, "bunco": n}[outcome]
     dice = (target,) * hits + tuple(others[: n - hits])
     expected = {"miss": "miss", "bunco": "bunco"}.get(outcome, "points")
     # A cross-check, so a change in scoring can never make a button record something else.
     if score_roll(dice, target, rules).kind != expected:
-        raise InvalidRoll(f"no dice score “{outcome}” here")
+        raise InvalidRoll("no dice score “%(outcome)s” here", outcome=outcome)  # a bug, not a roll
     return dice
 
 
@@ -60,30 +68,41 @@ def mini_face_matters(rules: Rules) -> bool:
     return rules.mini_bunco_points == "sum" or rules.dice == 4 or rules.traveling == "triple"
 
 
-QUICK_LABELS = {  # what each quick button says on the scorekeeper's and the host's forms
-    "miss": "Nothing",
-    "one": "1 point",
-    "two": "2 points",
-    "three": "3 points",
-    "mini": "Mini Bunco",
-    "bunco": "BUNCO!",
+# What each quick button says on the scorekeeper's and the host's forms, and a quick button's
+# roll in words: marked for makemessages, translated where they are shown (the English value is
+# the message id; the keys are what a roll stores).
+QUICK_LABELS = {
+    "miss": gettext_noop("Nothing"),
+    "one": gettext_noop("1 point"),
+    "two": gettext_noop("2 points"),
+    "three": gettext_noop("3 points"),
+    "mini": gettext_noop("Mini Bunco"),
+    "bunco": gettext_noop("BUNCO!"),
 }
 
 OUTCOME_WORDS = {
-    "miss": "nothing",
-    "one": "1 point",
-    "two": "2 points",
-    "three": "3 points",
-    "bunco": "Bunco",
+    # Translators: what a roll scored, as entered with a quick button ("entered as nothing").
+    "miss": gettext_noop("nothing"),
+    "one": gettext_noop("1 point"),
+    "two": gettext_noop("2 points"),
+    "three": gettext_noop("3 points"),
+    "bunco": "Bunco",  # the game's name, in every language
 }
 
 
-def entry_words(outcome: str = "", face: int | None = None, dice=()) -> str:
+def entry_words(
+    outcome: str = "", face: int | None = None, dice=(), *, gettext: Gettext = gettext_noop
+) -> str:
     """A roll as it was entered, in words for people: "2 points", "a mini Bunco of 4s", or the
     dice faces ("3 3 1") when the scorekeeper tapped them. A quick button's roll is never shown
-    as the dice `quick_dice` makes up for it."""
+    as the dice `quick_dice` makes up for it. `gettext` translates (django.utils.translation's,
+    say); without it the words are in English."""
+    if outcome == "mini" and face:
+        # Translators: a roll as entered; %(face)s is the number the dice showed ("of 4s").
+        return gettext("a mini Bunco of %(face)ss") % {"face": face}
     if outcome == "mini":
-        return f"a mini Bunco of {face}s" if face else "a mini Bunco"
+        return gettext("a mini Bunco")
     if outcome:
-        return OUTCOME_WORDS.get(outcome, outcome)
+        words = OUTCOME_WORDS.get(outcome)
+        return gettext(words) if words else outcome
     return " ".join(str(d) for d in dice)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from scoring.messages import RuleError, gettext_noop
 from scoring.rules import Rules
 
 STANDARD = Rules()
 
 
-class InvalidRoll(ValueError):
+class InvalidRoll(RuleError):
     """Dice that cannot have been rolled under these rules; the message is for the scorekeeper."""
 
 
@@ -37,19 +38,30 @@ def check_dice(dice: Sequence[int], count: int) -> tuple[int, ...]:
     if type(dice) is not tuple and (
         isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence)
     ):
-        raise InvalidRoll(f"enter the dice as a list of {count} numbers, not {dice!r}")
+        raise InvalidRoll(
+            gettext_noop("enter the dice as a list of %(count)s numbers, not %(dice)r"),
+            count=count,
+            dice=dice,
+        )
     if len(dice) != count:
-        raise InvalidRoll(f"a roll has {count} dice, but {len(dice)} were entered: {list(dice)}")
+        raise InvalidRoll(
+            gettext_noop("a roll has %(count)s dice, but %(entered)s were entered: %(dice)s"),
+            count=count,
+            entered=len(dice),
+            dice=list(dice),
+        )
     for die in dice:
         # bool is an int subclass; True is not a die face.
         if type(die) is not int or not 1 <= die <= 6:
-            raise InvalidRoll(f"each die shows 1 to 6, not {die!r}")
+            raise InvalidRoll(gettext_noop("each die shows 1 to 6, not %(die)r"), die=die)
     return tuple(dice)
 
 
 def check_target(target: int) -> int:
     if type(target) is not int or not 1 <= target <= 6:
-        raise InvalidRoll(f"the round's target is 1 to 6, not {target!r}")
+        raise InvalidRoll(
+            gettext_noop("the round's target is 1 to 6, not %(target)r"), target=target
+        )
     return target
 
 

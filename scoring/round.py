@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from scoring.messages import gettext_noop
 from scoring.rules import Rules
 from scoring.seating import tables_alone
 from scoring.table import Bell, NotAllowed, RollFact, TableRound
@@ -34,13 +35,13 @@ class RoundState(NamedTuple):
         first_seats: Sequence[int] | None = None,
     ) -> RoundState:
         if not seating:
-            raise NotAllowed("a round needs at least one table")
+            raise NotAllowed(gettext_noop("a round needs at least one table"))
         firsts = first_seats or [1] * len(seating)
         if len(firsts) != len(seating):
-            raise NotAllowed("give one scorekeeper seat for every table")
+            raise NotAllowed(gettext_noop("give one scorekeeper seat for every table"))
         players = [p for table in seating for p in table]
         if len(set(players)) != len(players):
-            raise NotAllowed("a player is seated at two tables")
+            raise NotAllowed(gettext_noop("a player is seated at two tables"))
         alone = tables_alone(seating, rules)
         tables = tuple(
             TableRound.start(
@@ -75,7 +76,11 @@ class RoundState(NamedTuple):
         roll was entered for, who throws it where the rules allow (TableRound.handed_to)."""
         tables = self.tables
         if type(table) is not int or not 1 <= table <= len(tables):
-            raise NotAllowed(f"there is no table {table!r}; tables are 1 to {len(tables)}")
+            raise NotAllowed(
+                gettext_noop("there is no table %(table)r; tables are 1 to %(tables)s"),
+                table=table,
+                tables=len(tables),
+            )
         current = tables[table - 1]
         if before_bell:
             state = current.before_bell(roll, roller)

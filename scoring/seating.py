@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scoring import small_groups
+from scoring.messages import RuleError, gettext_noop
 from scoring.rules import Rules
 from scoring.table import ghost_partners
 
 
-class SeatingError(ValueError):
+class SeatingError(RuleError):
     """A seating or a list of winners that does not fit the tables."""
 
 
@@ -36,22 +37,31 @@ def plan_for(players: int, rules: Rules) -> tuple[small_groups.TablePlan, ...]:
         plan = small_groups.boxed_plan(players)
         if plan is None:
             raise SeatingError(
-                f"the boxed set's table plans seat {small_groups.FEWEST} to "
-                f"{small_groups.MOST} players, not {players}; a bigger group plays with ghosts"
+                gettext_noop(
+                    "the boxed set's table plans seat %(fewest)s to %(most)s players, not "
+                    "%(players)s; a bigger group plays with ghosts"
+                ),
+                fewest=small_groups.FEWEST,
+                most=small_groups.MOST,
+                players=players,
             )
         return plan
     if rules.team_size == 1:
         if players < 2:
-            raise SeatingError("individual play needs at least 2 players")
+            raise SeatingError(gettext_noop("individual play needs at least 2 players"))
         tables = tables_needed(players)
         sizes = [players // tables + (i < players % tables) for i in range(tables)]
         return tuple(small_groups.TablePlan(size, True) for size in sizes)
     if players < TEAMS_WITH_GHOSTS_FEWEST:
         # Two teams of two a table: fewer than 4 would seat as many ghosts as players or more.
         raise SeatingError(
-            f"teams with ghosts need at least {TEAMS_WITH_GHOSTS_FEWEST} players, not {players}: "
-            "pick the boxed set's table plans (small group: boxed plans, or the boxed_small "
-            "preset) to play with 2 or 3"
+            gettext_noop(
+                "teams with ghosts need at least %(fewest)s players, not %(players)s: pick the "
+                "boxed set's table plans (small group: boxed plans, or the boxed_small preset) "
+                "to play with 2 or 3"
+            ),
+            fewest=TEAMS_WITH_GHOSTS_FEWEST,
+            players=players,
         )
     return (small_groups.TablePlan(4, False),) * tables_needed(players)
 
@@ -83,7 +93,7 @@ def seat_players(
     """
     players = list(players)
     if len(set(players)) != len(players):
-        raise SeatingError("every player needs a distinct id")
+        raise SeatingError(gettext_noop("every player needs a distinct id"))
     count = len(players)
     tables = tables_needed(count)
     plan = plan_for(count, rules)
@@ -96,7 +106,10 @@ def seat_players(
     missing = ghosts_needed(count, rules)
     names = list(ghost_names) or [f"G{i + 1}" for i in range(missing)]
     if len(names) < missing or set(names) & set(players):
-        raise SeatingError(f"{missing} ghost ids are needed, distinct from the players")
+        raise SeatingError(
+            gettext_noop("%(missing)s ghost ids are needed, distinct from the players"),
+            missing=missing,
+        )
     ghosts = names[:missing]
     # One ghost a table from the bottom up, wrapping round; two at a table take seats 3 and 4,
     # which are on different teams, so no ghost partners a ghost.
@@ -172,34 +185,50 @@ def check_seating(
 ) -> None:
     """Raise SeatingError, saying why, unless `seating` can be played under `rules`."""
     if not seating:
-        raise SeatingError("there are no tables")
+        raise SeatingError(gettext_noop("there are no tables"))
     players = [p for t in seating for p in t]
     if len(set(players)) != len(players):
-        raise SeatingError("a player is seated twice")
+        raise SeatingError(gettext_noop("a player is seated twice"))
     if rules.small_group == "boxed_plans":
         _check_boxed(seating, rules, ghosts)
         return
     for number, table in enumerate(seating, start=1):
         if rules.team_size == 1:
             if not 2 <= len(table) <= 4:
-                raise SeatingError(f"table {number} seats {len(table)}; individual play seats 2-4")
+                raise SeatingError(
+                    gettext_noop("table %(table)s seats %(seats)s; individual play seats 2-4"),
+                    table=number,
+                    seats=len(table),
+                )
             continue
         if len(table) != 4:
-            raise SeatingError(f"table {number} seats {len(table)} players, not 4")
+            raise SeatingError(
+                gettext_noop("table %(table)s seats %(seats)s players, not 4"),
+                table=number,
+                seats=len(table),
+            )
         if ghost_partners(tuple(table), ghosts) is not None:
             raise SeatingError(
-                f"two ghosts are partners at table {number}; a ghost needs a real partner"
+                gettext_noop(
+                    "two ghosts are partners at table %(table)s; a ghost needs a real partner"
+                ),
+                table=number,
             )
 
 
 def _check_boxed(seating: Sequence[Sequence[str]], rules: Rules, ghosts: frozenset[str]) -> None:
     if ghosts & {p for t in seating for p in t}:
-        raise SeatingError("the boxed set's table plans have no ghosts")
+        raise SeatingError(gettext_noop("the boxed set's table plans have no ghosts"))
     plan = plan_for(sum(len(t) for t in seating), rules)
     sizes, planned = [len(t) for t in seating], [t.size for t in plan]
     if sizes != planned:
         raise SeatingError(
-            f"the boxed plan for {sum(sizes)} players seats {planned} a table, not {sizes}"
+            gettext_noop(
+                "the boxed plan for %(players)s players seats %(planned)s a table, not %(sizes)s"
+            ),
+            players=sum(sizes),
+            planned=planned,
+            sizes=sizes,
         )
 
 
@@ -229,7 +258,9 @@ def ghost_swap(
             except SeatingError:
                 continue
             return player
-    raise SeatingError("there are not enough players left for every ghost to have a real partner")
+    raise SeatingError(
+        gettext_noop("there are not enough players left for every ghost to have a real partner")
+    )
 
 
 def _swap(p: str, a: str, b: str) -> str:
@@ -241,7 +272,11 @@ def _check(
 ) -> None:
     check_seating(seating, rules, ghosts)
     if len(winners) != len(seating):
-        raise SeatingError(f"{len(seating)} tables need {len(seating)} winners, not {len(winners)}")
+        raise SeatingError(
+            gettext_noop("%(tables)s tables need %(tables)s winners, not %(winners)s"),
+            tables=len(seating),
+            winners=len(winners),
+        )
     if rules.team_size == 1:
         return
     for number, (w, alone) in enumerate(
@@ -249,4 +284,9 @@ def _check(
     ):
         sides = len(seating[number - 1]) if alone else 2
         if type(w) is not int or not 0 <= w < sides:
-            raise SeatingError(f"the winner at table {number} is 0 to {sides - 1}, not {w!r}")
+            raise SeatingError(
+                gettext_noop("the winner at table %(table)s is 0 to %(last)s, not %(winner)r"),
+                table=number,
+                last=sides - 1,
+                winner=w,
+            )

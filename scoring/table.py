@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from scoring.messages import RuleError, gettext_noop
 from scoring.roll import InvalidRoll, RollScore, _score, check_dice, check_target
 from scoring.rules import Rules
 
@@ -13,7 +14,7 @@ PLAYING, FINISHING, ROLLOFF, DONE = "playing", "finishing", "rolloff", "done"
 ROLLOFF_DICE = 3  # the house roll-off's dice, and a prize roll-off's (sections 3 and 9)
 
 
-class NotAllowed(ValueError):
+class NotAllowed(RuleError):
     """Something the table cannot do now (a roll after it is done, a bad seating)."""
 
 
@@ -105,7 +106,11 @@ class TableRound(NamedTuple):
             alone = rules.team_size == 1
         _check_seats(seats, rules, ghosts, alone)
         if type(first_seat) is not int or not 1 <= first_seat <= len(seats):
-            raise NotAllowed(f"the scorekeeper sits in seat 1 to {len(seats)}, not {first_seat!r}")
+            raise NotAllowed(
+                gettext_noop("the scorekeeper sits in seat 1 to %(seats)s, not %(seat)r"),
+                seats=len(seats),
+                seat=first_seat,
+            )
         first_seat = scorekeeper_seat(seats, ghosts, first_seat)
         zeros = (0,) * len(seats)
         sides = len(seats) if alone else 2
@@ -234,12 +239,14 @@ class TableRound(NamedTuple):
         if isinstance(fact, Bell):
             return
         if not isinstance(fact, RollFact):
-            raise NotAllowed(f"a table takes a RollFact or a Bell, not {fact!r}")
+            raise NotAllowed("a table takes a RollFact or a Bell, not %(fact)r", fact=fact)
         if self.phase == DONE:
-            raise NotAllowed("this table's round is over; no more rolls")
+            raise NotAllowed(gettext_noop("this table's round is over; no more rolls"))
         check_dice(fact.dice, self.dice_needed)
         if type(fact.called) is not bool:
-            raise InvalidRoll(f"called is yes or no, not {fact.called!r}")
+            raise InvalidRoll(
+                gettext_noop("called is yes or no, not %(called)r"), called=fact.called
+            )
 
     # -- transitions ---------------------------------------------------------------------------
 
@@ -477,24 +484,37 @@ def ghost_partners(seats: tuple[str, ...], ghosts: frozenset[str]) -> tuple[int,
 
 def _check_seats(seats: tuple[str, ...], rules: Rules, ghosts: frozenset[str], alone: bool) -> None:
     if not all(isinstance(p, str) and p for p in seats):
-        raise NotAllowed(f"seats hold player ids (non-empty strings), not {list(seats)}")
+        raise NotAllowed(
+            gettext_noop("seats hold player ids (non-empty strings), not %(seats)s"),
+            seats=list(seats),
+        )
     if len(set(seats)) != len(seats):
-        raise NotAllowed(f"a player sits at the table twice: {list(seats)}")
+        raise NotAllowed(
+            gettext_noop("a player sits at the table twice: %(seats)s"), seats=list(seats)
+        )
     if type(alone) is not bool:
-        raise NotAllowed(f"alone is yes or no, not {alone!r}")
+        raise NotAllowed(gettext_noop("alone is yes or no, not %(alone)r"), alone=alone)
     if rules.team_size == 1 and not alone:
-        raise NotAllowed("in individual play every table plays alone")
+        raise NotAllowed(gettext_noop("in individual play every table plays alone"))
     if alone:
         if not 2 <= len(seats) <= 4:
-            raise NotAllowed(f"players alone sit 2 to 4 a table, not {len(seats)}")
+            raise NotAllowed(
+                gettext_noop("players alone sit 2 to 4 a table, not %(seats)s"), seats=len(seats)
+            )
         if ghosts & set(seats):
-            raise NotAllowed("players alone have no ghosts")
+            raise NotAllowed(gettext_noop("players alone have no ghosts"))
         return
     if len(seats) != 4:
-        raise NotAllowed(f"a table seats 4 (two teams of 2), not {len(seats)}")
+        raise NotAllowed(
+            gettext_noop("a table seats 4 (two teams of 2), not %(seats)s"), seats=len(seats)
+        )
     pair = ghost_partners(seats, ghosts)
     if pair is not None:
-        raise NotAllowed(f"two ghosts cannot be partners (seats {pair[0]} and {pair[1]})")
+        raise NotAllowed(
+            gettext_noop("two ghosts cannot be partners (seats %(first)s and %(second)s)"),
+            first=pair[0],
+            second=pair[1],
+        )
 
 
 def scorekeeper_seat(seats, ghosts: frozenset[str], chosen: int = 1) -> int:

@@ -28,6 +28,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import Resolver404, resolve
+from django.utils import translation
 
 from parties import taps
 from parties.middleware import security_headers
@@ -59,14 +60,16 @@ class TapPath:
         if tap is not None:
             try:
                 answer = await taps.record(
-                    party_id, number, tap.fields, session_key=tap.session_key
+                    party_id, number, tap.fields, session_key=tap.session_key,
+                    language=tap.language,
                 )
             except (PermissionDenied, Http404):
                 answer = None  # Django answers these, with its own pages
         if answer is None:
             return await self.app(scope, _replay(body, whole, receive), send)
         status, payload = answer
-        await _send_json(send, status, payload, self.headers[tap.secure])
+        headers = [*self.headers[tap.secure], (b"content-language", tap.language.encode())]
+        await _send_json(send, status, payload, headers)
 
 
 def _tap_place(scope):
@@ -130,6 +133,7 @@ class Tap(NamedTuple):
     session_key: str
     fields: dict  # as taps.tap_fields gives them
     secure: bool
+    language: str  # the phone's, as Django's LocaleMiddleware chooses it
 
 
 def _ordinary_tap(scope, body):
@@ -158,7 +162,8 @@ def _ordinary_tap(scope, body):
         return None
     try:
         form = dict(parse_qsl(body.decode(), keep_blank_values=True, max_num_fields=20))
-        return Tap(session_key, taps.tap_fields(form), secure)
+        language = translation.get_language_from_request(request)
+        return Tap(session_key, taps.tap_fields(form), secure, language)
     except (UnicodeDecodeError, ValueError, PartyError):
         return None
 
@@ -167,7 +172,7 @@ def _answer_headers(secure):
     """The headers of every JSON answer of the lean door but its length (and a busy tap's
     Retry-After), as bytes: as Django's view and middleware answer the same tap, the security
     headers from the one function that Django's answers take them from."""
-    headers = [("Content-Type", "application/json"), ("Vary", "Cookie")]
+    headers = [("Content-Type", "application/json"), ("Vary", "Accept-Language, Cookie")]
     headers += security_headers(secure=secure)
     return [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
 

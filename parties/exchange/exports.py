@@ -20,6 +20,8 @@ from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from parties import selectors, state
 from parties.models import Party, Roll
@@ -205,11 +207,16 @@ def _when(moment):
 
 
 def _yes(flag):
-    return "yes" if flag else "no"
+    return _("yes") if flag else _("no")
 
 
+# The CSV files' headers and words are for people, in the reader's language: no import reads
+# these files back (the party file is the JSON). A standings file given to the create form as a
+# list of names finds its names under the English "Player" only (parties.exchange.player_csv).
 STANDINGS_HEADER = [
-    "Rank", "Player", "Wins", "Losses", "Buncos", "Mini Buncos", "Points", "Prizes won",
+    gettext_lazy("Rank"), gettext_lazy("Player"), gettext_lazy("Wins"), gettext_lazy("Losses"),
+    gettext_lazy("Buncos"), gettext_lazy("Mini Buncos"), gettext_lazy("Points"),
+    gettext_lazy("Prizes won"),
 ]
 
 
@@ -222,9 +229,9 @@ def standings_table(party: Party):
     won = {}
     for prize in prizes:
         if prize.circuit is not None:
-            label = f"{prize.label} (tie: roll-off)"
+            label = _("%(prize)s (tie: roll-off)") % {"prize": prize.label}
         elif len(prize.winners) > 1:
-            label = f"{prize.label} (shared)"
+            label = _("%(prize)s (shared)") % {"prize": prize.label}
         else:
             label = prize.label
         for player_id, _name in prize.winners:
@@ -232,7 +239,7 @@ def standings_table(party: Party):
     pot = pot_view(party, prizes)
     # The pot's amounts as numbers (it shows them as "1,234.50"), so a spreadsheet adds them.
     takes = {name: Decimal(amount.replace(",", "")) for name, amount in pot.take_home}
-    header = STANDINGS_HEADER + (["Takes home"] if pot.on else [])
+    header = [str(h) for h in STANDINGS_HEADER] + ([_("Takes home")] if pot.on else [])
     table, rank, previous = [], 0, None
     for place, row in enumerate(rows, start=1):
         key = standing(row.sheet, rules)
@@ -248,13 +255,15 @@ def standings_table(party: Party):
 
 
 ROLLS_HEADER = [
-    "Set", "Round", "Table", "Roller", "Dice or entry", "Points", "Bunco or mini", "Called",
-    "When", "Entered after the bell", "Roll-off", "Voided", "Voided by", "Entered by",
-    "Entered at", "Tap id",
+    gettext_lazy("Set"), gettext_lazy("Round"), gettext_lazy("Table"), gettext_lazy("Roller"),
+    gettext_lazy("Dice or entry"), gettext_lazy("Points"), gettext_lazy("Bunco or mini"),
+    gettext_lazy("Called"), gettext_lazy("When"), gettext_lazy("Entered after the bell"),
+    gettext_lazy("Roll-off"), gettext_lazy("Voided"), gettext_lazy("Voided by"),
+    gettext_lazy("Entered by"), gettext_lazy("Entered at"), gettext_lazy("Tap id"),
 ]
 # "When": a roll made before the round's bell, or after it while the turn in hand finishes.
-BEFORE_BELL, AFTER_BELL = "before the bell", "after the bell"
-KIND_WORDS = {"bunco": "Bunco", "mini_bunco": "mini Bunco"}
+BEFORE_BELL, AFTER_BELL = gettext_lazy("before the bell"), gettext_lazy("after the bell")
+KIND_WORDS = {"bunco": pgettext_lazy("a roll", "Bunco"), "mini_bunco": gettext_lazy("mini Bunco")}
 
 
 def rolls_table(party: Party):
@@ -269,6 +278,7 @@ def rolls_table(party: Party):
     asked = {kind for kind, must in (("bunco", rules.bunco_must_be_called),
                                      ("mini_bunco", rules.mini_bunco_must_be_called)) if must}
     table = []
+    kinds = {kind: str(words) for kind, words in KIND_WORDS.items()}
     for roll in rolls:
         score = roll_score(roll, rules)
         table.append([
@@ -278,7 +288,7 @@ def rolls_table(party: Party):
             roll.roller.name,
             entry_words(roll.outcome, roll.face, roll.dice),
             score.points if score else "",
-            KIND_WORDS.get(score.kind, "") if score else "",
+            kinds.get(score.kind, "") if score else "",
             _yes(roll.called) if score and score.kind in asked else "",  # only where asked
             _when_rolled(roll),
             _yes(roll.before_bell),  # made before the bell on a phone that heard it late
@@ -289,7 +299,7 @@ def rolls_table(party: Party):
             _when(roll.created_at),
             str(roll.tap_id),
         ])
-    return ROLLS_HEADER, table
+    return [str(h) for h in ROLLS_HEADER], table
 
 
 def _when_rolled(roll):
@@ -300,7 +310,7 @@ def _when_rolled(roll):
     bell = roll.round.bell_at
     if roll.phase == Roll.Phase.ROLLOFF or bell is None:
         return ""
-    return BEFORE_BELL if roll.before_bell or roll.created_at <= bell else AFTER_BELL
+    return str(BEFORE_BELL if roll.before_bell or roll.created_at <= bell else AFTER_BELL)
 
 
 def roll_score(roll, rules):
@@ -316,7 +326,15 @@ def roll_score(roll, rules):
 
 
 def correction_words(correction):
-    words = f"{correction.get_kind_display()} by {correction.made_by}, {_when(correction.made_at)}"
+    """The correction that voided a roll, for the rolls file: its kind in the reader's language;
+    who made it and its note as stored (English)."""
+    # Translators: "kind" is a correction's kind ("Undo", "Void"...); "who" the role that made
+    # it, as stored ("host", "table 2"); "when" a date and time.
+    words = _("%(kind)s by %(who)s, %(when)s") % {
+        "kind": correction.get_kind_display(),
+        "who": correction.made_by,
+        "when": _when(correction.made_at),
+    }
     return f"{words}: {correction.note}" if correction.note else words
 
 

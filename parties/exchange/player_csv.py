@@ -9,19 +9,24 @@ rows are skipped (spreadsheets leave them at the end); every other row must give
 import csv
 import io
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 MAX_BYTES = 256 * 1024  # 400 names with a few other columns each fit in a tenth of this
+# The headers read are English words, matched as they are (a file's header, not text shown).
 NAME_HEADERS = {"name", "names", "player", "players", "player name", "full name", "guest",
                 "guests", "guest name", "participant", "participants"}
 FIRST_HEADERS = {"first name", "first", "given name", "firstname"}
 LAST_HEADERS = {"last name", "last", "surname", "family name", "lastname"}
-NOT_UTF8 = (
+NOT_UTF8 = gettext_noop(
     "The file is not UTF-8 text. In the spreadsheet, save it as “CSV UTF-8” (or paste the "
     "names into the list instead)."
 )
 
 
 class CsvRefused(ValueError):
-    """A file that holds no list of names; the message says why, for the host."""
+    """A file that holds no list of names; the message says why, for the host (in the host's
+    language)."""
 
 
 def rows_of_names(data: bytes) -> list[tuple[int, str]]:
@@ -29,27 +34,32 @@ def rows_of_names(data: bytes) -> list[tuple[int, str]]:
     CsvRefused. The names are not checked here: the form checks them as it checks a pasted
     list, row by row."""
     if len(data) > MAX_BYTES:
-        raise CsvRefused(f"The file is larger than {MAX_BYTES // 1024} KB: is it a list of names?")
+        raise CsvRefused(
+            _("The file is larger than %(kb)s KB: is it a list of names?")
+            % {"kb": MAX_BYTES // 1024}
+        )
     try:
         text = data.decode("utf-8-sig")  # Excel's "CSV UTF-8" starts with a byte-order mark
     except UnicodeDecodeError:
-        raise CsvRefused(NOT_UTF8) from None
+        raise CsvRefused(_(NOT_UTF8)) from None
     if "\x00" in text:
-        raise CsvRefused("The file is not a CSV text file (it holds binary data).")
+        raise CsvRefused(_("The file is not a CSV text file (it holds binary data)."))
     try:
         rows = [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text),
                                                                      _dialect(text))]
     except csv.Error as error:
-        raise CsvRefused(f"The file cannot be read as CSV ({error}).") from None
+        raise CsvRefused(
+            _("The file cannot be read as CSV (%(error)s).") % {"error": error}
+        ) from None
     numbered = [(number, row) for number, row in enumerate(rows, start=1) if any(row)]
     if not numbered:
-        raise CsvRefused("The file holds no names.")
+        raise CsvRefused(_("The file holds no names."))
     pick, has_header = _name_picker(numbered[0][1])
     if has_header:
         numbered = numbered[1:]
     names = [(number, pick(row)) for number, row in numbered]
     if not names:
-        raise CsvRefused("The file holds a header row and no names under it.")
+        raise CsvRefused(_("The file holds a header row and no names under it."))
     return names
 
 

@@ -23,8 +23,10 @@ import time
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.utils import translation
 
 from bunco_site.fast import layer_batch
+from parties.live import languages
 from parties.pages import fragments
 
 logger = logging.getLogger(__name__)
@@ -42,8 +44,12 @@ def party_group(party_id):
     return f"party-{party_id}"
 
 
-def table_group(party_id, number):
-    return f"party-{party_id}-table-{number}"
+def table_group(party_id, number, language=None):
+    """The group of a table's phones that read `language` (the default's keeps the plain name):
+    what a table's phones are sent carries text (parties.live.languages)."""
+    if language is None or language == languages.default():
+        return f"party-{party_id}-table-{number}"
+    return f"party-{party_id}-table-{number}-{language}"
 
 
 def _send(party_id, group, message):
@@ -188,11 +194,14 @@ def _recover():
             _lost_wake.clear()
 
 
-def table_push(party_id, seq, live_round, number, paused=False):
-    """A table's update as it travels: its group and the one text every phone there gets
-    (`paused`: the host has paused the game, as a correction may be made then)."""
-    html = fragments.render_table(
-        party_id=party_id, live=live_round, number=number, seq=seq, paused=paused)
+def table_push(party_id, seq, live_round, number, paused=False, language=None):
+    """A table's update as it travels: its group and the one text every phone there that reads
+    `language` (by default, the site's) gets (`paused`: the host has paused the game, as a
+    correction may be made then)."""
+    language = language or languages.default()
+    with translation.override(language):
+        html = fragments.render_table(
+            party_id=party_id, live=live_round, number=number, seq=seq, paused=paused)
     message = {
         "type": "table",
         "seq": seq,
@@ -202,7 +211,7 @@ def table_push(party_id, seq, live_round, number, paused=False):
         "bell": live_round.state.bell,
         "html": html,
     }
-    return table_group(party_id, number), json.dumps(message, separators=(",", ":"))
+    return table_group(party_id, number, language), json.dumps(message, separators=(",", ":"))
 
 
 def on_commit_tables(party, live_round, numbers):
@@ -213,7 +222,11 @@ def on_commit_tables(party, live_round, numbers):
 
 
 def _push_tables(party_id, seq, live_round, numbers, paused=False):
-    pushes = [table_push(party_id, seq, live_round, number, paused) for number in numbers]
+    pushes = [
+        table_push(party_id, seq, live_round, number, paused, language)
+        for language in languages.read_at(party_id)
+        for number in numbers
+    ]
     outbox = getattr(_thread, "outbox", None)
     if outbox is not None:
         outbox.append((party_id, pushes))  # sent on the loop by the tap (parties.taps)
@@ -279,10 +292,11 @@ async def _send_then_wait(party_id, group, text, seconds):
 
 
 def on_commit_close(party, views, *, refetch_after, refetch_within):
-    """A round closed: each table group of the closed round gets its phones' new views
-    (parties.live.close_push), then the party-wide message for every other page. Each socket is
-    sent one of them (parties.live.consumers): its own view's message from the table's event, if
-    the table's pages include its view, else the party-wide one, on which the page refetches.
+    """A round closed: each table group of the closed round gets its phones' new views, in
+    each language (`views`: {language: {table: {view: piece}}}, parties.live.close_push), then
+    the party-wide message for every other page. Each socket is sent one of them
+    (parties.live.consumers): its own view's message from the table's event, if the table's
+    pages include its view, else the party-wide one, on which the page refetches.
     The party-wide one is published last, and a process hears one Redis's publishes in order,
     so a socket has taken its table's message before the party-wide one reaches it; were they
     to arrive the other way round, the page would refetch and ignore the table's message (its
@@ -307,14 +321,15 @@ def on_commit_close(party, views, *, refetch_after, refetch_within):
     # (round_close, close_sql.written_meanwhile).
     seats = [
         (
-            table_group(party.id, number),
+            table_group(party.id, number, language),
             {
                 "type": "close.seats",
                 "texts": {view: seat_message(view, piece) for view, piece in pieces.items()},
                 "shows_close": seq,
             },
         )
-        for number, pieces in views.items()
+        for language, tables in views.items()
+        for number, pieces in tables.items()
         if pieces
     ]
     everyone_else = (

@@ -16,8 +16,10 @@ that a big party's phones do not all ask at once. Pages without a piece (the hos
 the party page) refetch on the party-wide message as before.
 """
 
+from django.utils import translation
+
 from parties import selectors
-from parties.live import close_pieces
+from parties.live import close_pieces, languages
 
 # A phone refetches the rest of its page within this many seconds per player of the party
 # (4 s for 400 players), at a random moment: spread out, each refetch costs the server what it
@@ -55,13 +57,22 @@ def where(place, round_):
 
 
 def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seats):
-    """{table number in the closed round: {view: piece}}: for each table of the closed round,
-    the new view of its table page ({"html", "tables"}) and of the page of every player who sat
-    there ({"where", "tables"}).
+    """{language: {table number in the closed round: {view: piece}}}, in each language the
+    party's phones read (parties.live.languages): for each table of the closed round, the new
+    view of its table page ({"html", "tables"}) and of the page of every player who sat there
+    ({"where", "tables"}).
     `seats` are the next round's seats as the close wrote them (round_close.NewSeat, with
     `table` and `player` as a Seat has them), in table and seat order;
     `status` the party's status once the round has closed."""
     tables = selectors.table_views(seats, rules)
+    views = {}
+    for language in languages.read_at(party_id):
+        with translation.override(language):
+            views[language] = _views(party_id, status, rules, closed_seating, next_round, tables)
+    return views
+
+
+def _views(party_id, status, rules, closed_seating, next_round, tables):
     pieces = close_pieces.ClosePieces(
         party_id=party_id, status=status, rules=rules, round_=next_round
     )

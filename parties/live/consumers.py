@@ -4,6 +4,7 @@ tables it shows; writes travel over HTTP."""
 import json
 import logging
 import re
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
@@ -15,7 +16,7 @@ from django.conf import settings
 from bunco_site.fast import socket_loop
 from parties import access
 from parties.converters import IdConverter
-from parties.live import layer_watch
+from parties.live import languages, layer_watch
 from parties.live.announce import party_group, table_group
 from parties.models import Party, Round
 
@@ -47,11 +48,19 @@ def _socket_read(func):
 
 
 @_socket_read
-def _grant_and_tables(session, party_id):
+def _grant_and_tables(session, party_id, language):
+    """The session's grant at the party and its number of tables; with a grant, the socket's
+    `language` is said to be read at the party (parties.live.languages)."""
     party = Party.objects.filter(pk=party_id).first()
     if party is None:
         return None, 0
-    return access.grant_for(session, party), party.tables.count()
+    grant = access.grant_for(session, party)
+    if grant.any:
+        languages.say_read(party_id, language)
+    return grant, party.tables.count()
+
+
+_say_read = _socket_read(languages.say_read)
 
 
 @_socket_read
@@ -108,7 +117,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         party_id = self.scope["url_route"]["kwargs"]["party_id"]
         session = self.scope["session"]
-        grant, table_count = await _grant_and_tables(session, party_id)
+        self.language = languages.of_headers(self.scope.get("headers", ()))
+        self.language_said = time.monotonic()
+        grant, table_count = await _grant_and_tables(session, party_id, self.language)
         if grant is None or not grant.any:
             await self.close(code=4403)
             return
@@ -124,7 +135,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.close_shown = None  # the seq of the last round close whose view this page took
         self.link_ids = frozenset(self.scope["session"].get(access.SESSION_LINKS, []))
         self.groups = [party_group(party_id)] + [
-            table_group(party_id, n) for n in self._tables(table_count)
+            table_group(party_id, n, self.language) for n in self._tables(table_count)
         ]
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -167,6 +178,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if text_data == "ping":  # the phone's heartbeat: a dead socket shows as a missing pong
             await self.send(text_data="pong")
+            if time.monotonic() - self.language_said > languages.SAY_AGAIN_EVERY:
+                self.language_said = time.monotonic()  # in case the cache lost it
+                await _say_read(self.party_id, self.language)
 
     async def push(self, event):
         """Sent as is, but the party-wide message of a round's close (`unless_shown`) only to

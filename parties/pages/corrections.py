@@ -3,9 +3,13 @@
 
 from dataclasses import dataclass
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+
 from parties import state
 from parties.models import Correction, LateTap, Roll, Round
 from parties.selectors import undoable_closed_round
+from parties.translation import who_text
 from scoring.quick import entry_words
 
 
@@ -24,18 +28,23 @@ class RollRow:
     created_at: object
 
 
+def round_name(set_number, round_number):
+    """A round as the corrections name it: "Set 1, round 3"."""
+    return _("Set %(set)s, round %(round)s") % {"set": set_number, "round": round_number}
+
+
 def roll_row(roll):
     return RollRow(
         roll.id,
-        f"Set {roll.round.bunco_set.number}, round {roll.round.number}",
+        round_name(roll.round.bunco_set.number, roll.round.number),
         roll.table.number,
         roll.roller.name,
-        entry_words(roll.outcome, roll.face, roll.dice),
+        entry_words(roll.outcome, roll.face, roll.dice, gettext=_),
         roll.called,
         roll.phase,
         roll.before_bell,
         roll.voided_by_id is not None,
-        roll.entered_by,
+        who_text(roll.entered_by),
         roll.created_at,
     )
 
@@ -80,7 +89,7 @@ def party_rolls(rounds):
     return [
         RoundRolls(
             r.id,
-            f"Set {r.bunco_set.number}, round {r.number}",
+            round_name(r.bunco_set.number, r.number),
             r.get_status_display(),
             sorted(by_round.get(r.id, {}).items()),
         )
@@ -107,19 +116,24 @@ def audit_lines(party):
         .order_by("-made_at", "-id")
     )
     lines = []
+    with translation.override(None):  # the kinds' English, which a stored note may repeat
+        english = {kind: str(label) for kind, label in Correction.Kind.choices}
     for c in rows:
-        what = c.get_kind_display()
+        what = str(c.get_kind_display())
+        said = english.get(c.kind, what)
         if c.kind == Correction.Kind.LATE_TAP and any(
             t.status == LateTap.Status.DISMISSED for t in c.late_taps.all()
         ):
-            what = "Late roll dismissed"
+            what, said = _("Late roll dismissed"), "Late roll dismissed"
+        # (an undo saved before its note said which roll has the note "undo"; the notes are
+        # stored as written then, in English)
+        repeated = c.note.lower() in (what.lower(), said.lower()) if c.note else True
         lines.append(
             AuditLine(
                 c.made_at,
-                c.made_by,
-                # (an undo saved before its note said which roll has the note "undo")
-                f"{what}: {c.note}" if c.note and c.note.lower() != what.lower() else what,
-                f"Set {c.round.bunco_set.number}, round {c.round.number}" if c.round else "",
+                who_text(c.made_by),
+                what if repeated else f"{what}: {c.note}",
+                round_name(c.round.bunco_set.number, c.round.number) if c.round else "",
                 [e for e in c.effects.splitlines() if e],
             )
         )
@@ -146,7 +160,7 @@ def host_context(party):
     return {
         "party_rolls": shown,
         "earlier_rounds": [
-            RoundLink(r.id, f"Set {r.bunco_set.number}, round {r.number}", r.get_status_display())
+            RoundLink(r.id, round_name(r.bunco_set.number, r.number), r.get_status_display())
             for r in rounds[shown_at + 1 :]
         ],
         "late_taps": pending_late_taps(party),

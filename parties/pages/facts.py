@@ -1,6 +1,8 @@
 """The live facts the host's page states besides the tables: who is playing, what is happening,
 the rules' name, the fuzzy die, and which seat changes the host may make now."""
 
+from django.utils.translation import gettext, ngettext
+
 from parties import selectors
 from parties.pages.rules_summary import rules_summary
 from parties.selectors import reseat_allowed
@@ -16,5 +18,7 @@ def host_context(party, round_, tables) -> dict:
         "can_reseat": bool(reseat),
         "offer_keep_score": "host",
         "rules_summary": rules_summary(party.rules),
-        "rules_sentences": rules_sentences(party.rules, len(tables), party.prize_pot.tied),
+        "rules_sentences": rules_sentences(
+            party.rules, len(tables), party.prize_pot.tied, gettext=gettext, ngettext=ngettext
+        ),
     }

@@ -4,21 +4,26 @@ for every phone: the scorekeeper's, the players' at that table, and the host's d
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from parties import selectors
+from scoring.quick import entry_words
 
+# Read in the language active where the fragment is rendered (each push renders it once for
+# each language the party's phones read).
 PHASE_LABELS = {
-    "playing": "Rolling",
-    "finishing": "Bell! Finish your turn",
-    "rolloff": "Tie: roll-off",
-    "done": "Table done",
+    "playing": gettext_lazy("Rolling"),
+    "finishing": gettext_lazy("Bell! Finish your turn"),
+    "rolloff": gettext_lazy("Tie: roll-off"),
+    "done": gettext_lazy("Table done"),
 }
 KIND_LABELS = {
-    "bunco": "BUNCO!",
-    "mini_bunco": "Mini Bunco",
-    "points": "points",
-    "miss": "nothing",
-    "rolloff_total": "roll-off total",
+    "bunco": gettext_lazy("BUNCO!"),
+    "mini_bunco": gettext_lazy("Mini Bunco"),
+    "points": gettext_lazy("points"),
+    "miss": gettext_lazy("nothing"),
+    "rolloff_total": gettext_lazy("roll-off total"),
 }
 
 
@@ -83,8 +88,7 @@ def table_context(*, party_id, live, number, seq, paused=False):
         "team_play": team_play,
         "sides": sides,
         "phase": phase,
-        "phase_label": "Paused" if paused and phase in ("playing", "finishing")
-        else PHASE_LABELS[phase],
+        "phase_label": _phase_label(phase, paused),
         "round_bell": live.state.bell,
         "rolloff_kind": table.rules.tie_break if phase == "rolloff" else "",
         "rolloff_circuit": rolloff.circuit if rolloff else 0,
@@ -96,15 +100,22 @@ def table_context(*, party_id, live, number, seq, paused=False):
         "roller_name": names[roller][0] if roller else "",
         "turn_points": extras.turn_points,
         "last_dice": extras.last_dice,
-        "last_entry": extras.last_entry,
+        "last_entry": entry_words(*extras.last_entry, gettext=_) if extras.last_entry else "",
         "last_points": extras.last_points,
-        "last_kind": KIND_LABELS.get(extras.last_kind, ""),
+        "last_kind": str(KIND_LABELS.get(extras.last_kind, "")),
+        "last_kind_key": extras.last_kind or "",  # the label's key, for a test in the template
         "last_roller": names[extras.last_roller][0] if extras.last_roller else "",
         "can_undo": bool(extras.live_rolls),
         "version": extras.version,
         "seq": seq,
         "fuzzy_die": names[live.state.fuzzy_die][0] if live.state.fuzzy_die else "",
     }
+
+
+def _phase_label(phase, paused):
+    if paused and phase in ("playing", "finishing"):
+        return _("Paused")
+    return str(PHASE_LABELS[phase])
 
 
 def render_table(**kwargs):

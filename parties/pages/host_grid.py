@@ -12,14 +12,20 @@ search ("find your table"), its every table folded away.
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 COMPACT_FROM = 8  # more tables than this: the grid (8 tables are 32 players, a big room)
-SHOW = {"all": "All tables", "open": "Not done", "late": "With a late roll"}
-EMPTY = {"all": "No tables.", "open": "Every table is done.", "late": "No late roll is waiting."}
+SHOW = {"all": _("All tables"), "open": _("Not done"), "late": _("With a late roll")}
+EMPTY = {
+    "all": _("No tables."), "open": _("Every table is done."), "late": _("No late roll is waiting.")
+}
 FOUND_SHOWN = 12  # of the players a search finds, this many are listed (each cell shows all)
 FIND_MAX = 40  # a player's name is at most 40 characters (party_limits.NAME_MAX)
 # A cell is 7 characters wide: the live card's labels ("Bell! Finish your turn") do not fit.
-SHORT_LABELS = {"waiting": "Waiting", "playing": "Rolling", "finishing": "Finishing",
-                "rolloff": "Roll-off", "done": "Done"}
+# Translators: a table's state in a cell 7 characters wide on the host's grid.
+SHORT_LABELS = {"waiting": _("Waiting"), "playing": _("Rolling"), "finishing": _("Finishing"),
+                "rolloff": _("Roll-off"), "done": _("Done")}
 
 
 @dataclass(frozen=True)
@@ -74,9 +80,9 @@ def host_grid_context(*, live_contexts, tables, late_taps, bell, query):
         "compact": True,
         "grid": {
             "show": show,
-            "show_choices": list(SHOW.items()),
-            "show_label": SHOW[show],
-            "empty_note": EMPTY[show],
+            "show_choices": [(key, str(label)) for key, label in SHOW.items()],
+            "show_label": str(SHOW[show]),
+            "empty_note": str(EMPTY[show]),
             "find": find,
             "cells": shown,
             "hidden": len(cells) - len(shown),
@@ -107,10 +113,10 @@ def _cell(context, late, found):
     return GridCell(
         number=context["number"],
         phase=context["phase"],
-        phase_label=SHORT_LABELS[context["phase"]],
+        phase_label=str(SHORT_LABELS[context["phase"]]),
         scores=scores,
         leader=leaders[0] if len(leaders) == 1 else None,
-        names=" vs ".join(" & ".join(side.names) for side in context["sides"]),
+        names=_versus([side.names for side in context["sides"]]),
         done=done,
         behind=bool(context["round_bell"]) and not done,
         late=late,
@@ -124,10 +130,21 @@ def _waiting_cell(table, late, found):
     else:
         sides = [[s.name] for s in table.seats]
     return GridCell(
-        number=table.number, phase="waiting", phase_label="Waiting", scores=(), leader=None,
-        names=" vs ".join(" & ".join(side) for side in sides), done=False, behind=False,
+        number=table.number, phase="waiting", phase_label=str(SHORT_LABELS["waiting"]), scores=(),
+        leader=None,
+        names=_versus(sides), done=False, behind=False,
         late=late, found=found,
     )
+
+
+def _versus(sides):
+    """The sides at a table, for a cell's title: "Ann & Cleo vs Bea & Dot"."""
+    names = [" & ".join(side) for side in sides]
+    said = names[0] if names else ""
+    for other in names[1:]:
+        # Translators: the sides at a table, in a cell's title ("Ann & Cleo vs Bea & Dot").
+        said = gettext("%(first)s vs %(second)s") % {"first": said, "second": other}
+    return said
 
 
 def find_players(tables, find):

@@ -2,6 +2,9 @@
 
 from dataclasses import dataclass, fields
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from parties.party_limits import party_size_problem
 from scoring import Rules, RulesError
 from scoring.seating import ghosts_needed, plan_for
@@ -17,8 +20,12 @@ class PlannedTable:
     @property
     def words(self):
         if not self.alone:
-            return "4 in two teams, partners across"
-        return f"{self.size} playing alone, each for themself"
+            return _("4 in two teams, partners across")
+        return ngettext(
+            "%(count)s playing alone, each for themself",
+            "%(count)s playing alone, each for themself",
+            self.size,
+        ) % {"count": self.size}
 
 
 def preview_context(form):
@@ -26,7 +33,7 @@ def preview_context(form):
     rules, count = _rules_and_count(form)
     context = {"count": count, "tables": [], "ghosts": 0, "problem": "", "hint": ""}
     if rules is None:
-        context["problem"] = "Fix the rules below to see the tables."
+        context["problem"] = _("Fix the rules below to see the tables.")
         return context
     if count == 0:
         return context

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from parties import selectors
 from scoring.pot import apportion, money, split_pot, typed_money
 
@@ -46,11 +48,11 @@ def pot_view(party, prize_rows) -> PotView:
     for row in prize_rows:
         cents = split.per_prize.get(row.key, 0)
         if row.key in split.unwon:
-            note = "nobody won it: its share went to the other prizes"
+            note = _("nobody won it: its share went to the other prizes")
         elif row.key in split.unsettled:
-            note = "to the roll-off's winner"
+            note = _("to the roll-off's winner")
         elif len(row.winners) > 1:
-            note = "split between the tied players"
+            note = _("split between the tied players")
         else:
             note = ""
         paid = split.per_winner.get(row.key, {})

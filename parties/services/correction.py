@@ -17,6 +17,8 @@ it, and the bell, keep theirs.
 import uuid
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from parties import state
 from parties.live import announce
@@ -31,6 +33,7 @@ from parties.services.round_close import (
     reopen_round,
     starting_holder,
 )
+from parties.translation import rule_error_text
 from scoring import InvalidRoll, NotAllowed
 from scoring.quick import quick_outcomes
 
@@ -40,18 +43,32 @@ def decide(party, round_, rows, doing, rollers=None):
     replayed from `rows` (state.roll_rows, as the change would leave them). Refused (PartyError)
     when the host has ended the party while the round was in play, when a roll could no longer
     be played, or when a closed round would be left unfinished after its next round started.
-    `doing` says what was asked, for the refusal ("void that roll"); a dict as `rollers` learns
-    who threw each roll (state.replayed)."""
+    `doing` says what was asked, for the refusal, in the reader's language ("void that roll");
+    a dict as `rollers` learns who threw each roll (state.replayed)."""
     if round_.status == Round.Status.PLAYING and party.status == Party.Status.FINISHED:
-        raise PartyError("The host ended the party; the round in play no longer counts.")
+        raise PartyError(_("The host ended the party; the round in play no longer counts."))
     live = replay_as(round_, party.rules, rows, doing, rollers)
     if round_.status == Round.Status.PLAYING or live.state.over:
         return live
     refusal = reopen_refusal(party, round_)
     if refusal:
+        unfinished = [n for n, t in enumerate(live.state.tables, 1) if not t.done]
         raise PartyError(
-            f"That would leave table {unfinished_tables(live)} of "
-            f"{round_name(round_).lower()} unfinished, and {refusal}; nothing was changed."
+            ngettext(
+                # Translators: "tables" is a list of table numbers ("2, 5"); "round" is
+                # "round 3" or "round 3 of set 2"; "refusal" says why ("the host ended the
+                # party").
+                "That would leave table %(tables)s of %(round)s unfinished, and %(refusal)s; "
+                "nothing was changed.",
+                "That would leave table %(tables)s of %(round)s unfinished, and %(refusal)s; "
+                "nothing was changed.",
+                len(unfinished),
+            )
+            % {
+                "tables": unfinished_tables(live),
+                "round": round_words(round_),
+                "refusal": refusal,
+            }
         )
     return live
 
@@ -63,8 +80,13 @@ def replay_as(round_, rules, rows, doing, rollers=None):
         return state.replayed(round_, rules, rows, state.bell_positions(round_), rollers)
     except (InvalidRoll, NotAllowed) as error:
         raise PartyError(
-            f"Cannot {doing}: a roll of {round_name(round_).lower()} could not be played after "
-            f"it ({error}). Nothing was changed."
+            _(
+                # Translators: "doing" is what was asked, e.g. "void that roll"; "round" is
+                # "round 3" or "round 3 of set 2"; "problem" is the rules' refusal.
+                "Cannot %(doing)s: a roll of %(round)s could not be played after it "
+                "(%(problem)s). Nothing was changed."
+            )
+            % {"doing": doing, "round": round_words(round_), "problem": rule_error_text(error)}
         ) from error
 
 
@@ -138,9 +160,21 @@ def save_effects(correction, effects):
 
 
 def round_name(round_):
+    """The round's name in English, for the effects a correction stores (Correction.effects)."""
     return f"Round {round_.number}" + (
         f" of set {round_.bunco_set.number}" if round_.bunco_set.number > 1 else ""
     )
+
+
+def round_words(round_):
+    """The round's name in the middle of a sentence, in the reader's language: "round 3", or
+    "round 3 of set 2" after the first set (round_name, lower case, for a refusal)."""
+    if round_.bunco_set.number > 1:
+        return _("round %(round)s of set %(set)s") % {
+            "round": round_.number,
+            "set": round_.bunco_set.number,
+        }
+    return _("round %(round)s") % {"round": round_.number}
 
 
 def enter_again(old, entered_by, fresh, place=None):
@@ -181,14 +215,21 @@ def entry_columns(rules, *, dice=None, outcome="", face=None):
     none = {"die1": None, "die2": None, "die3": None, "die4": None, "outcome": "", "face": None}
     if outcome:
         if outcome not in quick_outcomes(rules):
-            raise PartyError("That is not one of this game's quick buttons.")
+            raise PartyError(_("That is not one of this game's quick buttons."))
         if face is not None and not 1 <= int(face) <= 6:
-            raise PartyError("A mini Bunco's number is 1 to 6.")
+            raise PartyError(_("A mini Bunco's number is 1 to 6."))
         return {**none, "outcome": outcome, "face": int(face) if face is not None else None}
     try:
         faces = [int(d) for d in dice or ()]
     except (TypeError, ValueError):
-        raise PartyError("Enter the dice as numbers, e.g. 2 2 6.") from None
+        raise PartyError(_("Enter the dice as numbers, e.g. 2 2 6.")) from None
     if len(faces) != rules.dice or not all(1 <= d <= 6 for d in faces):
-        raise PartyError(f"Enter {rules.dice} dice, each 1 to 6.")
+        raise PartyError(
+            ngettext(
+                "Enter %(count)s die, each 1 to 6.",
+                "Enter %(count)s dice, each 1 to 6.",
+                rules.dice,
+            )
+            % {"count": rules.dice}
+        )
     return {**none, **{f"die{i}": d for i, d in enumerate(faces, start=1)}}

@@ -1,6 +1,8 @@
 """The refusal every service raises: a request the party cannot take, said for the person who
 made it."""
 
+from django.utils.translation import gettext as _
+
 
 class PartyError(ValueError):
     """A request the party cannot take; the message is for the person who made it."""
@@ -11,7 +13,9 @@ class StaleTap(PartyError):
 
     def __init__(self, version):
         super().__init__(
-            "Another phone changed this table first; check the score and enter the roll again "
-            "if it is still missing."
+            _(
+                "Another phone changed this table first; check the score and enter the roll "
+                "again if it is still missing."
+            )
         )
         self.version = version

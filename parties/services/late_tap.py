@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import count
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from parties import state
 from parties.models import Correction, LateTap, Party, Roll, Round, Table
@@ -26,6 +27,7 @@ from parties.services.correction import (
     settle,
 )
 from parties.services.errors import PartyError
+from parties.translation import rule_error_text
 from scoring import InvalidRoll, NotAllowed, RollFact
 from scoring.quick import entry_words, quick_dice
 from scoring.roll import check_dice
@@ -56,15 +58,17 @@ def late_tap_hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_
     earlier = LateTap.objects.select_related("table").filter(tap_id=tap_id).first()
     if earlier is not None:
         if earlier.party_id != party_id or earlier.table.number != table_number:
-            raise PartyError("That tap id belongs to another table.")
+            raise PartyError(_("That tap id belongs to another table."))
         return Held(earlier, _message(round_, earlier.description), new=False)
     table = Table.objects.filter(party_id=party_id, number=table_number).first()
     if table is None:
-        raise PartyError(f"There is no table {table_number}.")
+        raise PartyError(_("There is no table %(number)s.") % {"number": table_number})
     rules = Party.objects.only("options").get(pk=party_id).rules
     live = state.load(round_, rules)
     if not 1 <= table_number <= len(live.seating):
-        raise PartyError(f"Table {table_number} did not play in that round.")
+        raise PartyError(
+            _("Table %(number)s did not play in that round.") % {"number": table_number}
+        )
     played = live.table(table_number)
     if bell_seen is False and played.at_bell is not None:
         played = played.at_bell  # the table as its phone last knew it
@@ -73,7 +77,8 @@ def late_tap_hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_
     who = f" for {live.names[roller][0]}" if roller is not None else ""
     when = ", made before the bell" if bell_seen is False else ""
     # A roll entered on a table another phone had changed since may be that phone's roll again
-    # (two phones, one throw): the host is told, and decides.
+    # (two phones, one throw): the host is told, and decides. The description is stored, so it
+    # stays in English (the language of the rows), as a correction's effects do.
     since = live.extras[table_number - 1].version != seen
     other = "; another phone had entered rolls at that table since" if since else ""
     description = f"{entry}{who}{when}{other}"
@@ -103,14 +108,15 @@ def _check(roll, target, table):
             table.check(RollFact(dice, True))
         return entry_words(dice=dice)
     except (InvalidRoll, NotAllowed) as error:
-        raise PartyError(str(error)) from error
+        raise PartyError(rule_error_text(error)) from error
 
 
 def _message(round_, description):
-    return (
-        f"Set {round_.bunco_set.number}, round {round_.number} had closed before this roll "
-        f"arrived, so it went to the host, who can add it to that round: {description}."
-    )
+    """What the phone shows, in its language; `description` is the late tap's stored words."""
+    return _(
+        "Set %(set)s, round %(round)s had closed before this roll arrived, so it went to the "
+        "host, who can add it to that round: %(description)s."
+    ) % {"set": round_.bunco_set.number, "round": round_.number, "description": description}
 
 
 # What a late tap keeps of the phone's tap (late_tap_hold): each key with the types it may hold.
@@ -128,15 +134,16 @@ def late_tap_fields_problem(fields, rules, *, pending):
     """What is wrong with a late tap's kept `fields` (a party file's, say), or None. A pending
     one must also be a roll this game can have, for the host to apply it."""
     if not isinstance(fields, dict) or not set(fields) <= set(FIELD_TYPES):
-        return "its roll is not one a phone sends."
+        return _("its roll is not one a phone sends.")
     for key, value in fields.items():
         if not isinstance(value, FIELD_TYPES[key]) or (
             isinstance(value, bool) and bool not in FIELD_TYPES[key]
         ):
-            return f"its roll's {key} is not one a phone sends."
+            # Translators: "key" is the name of a field of the file, e.g. "face".
+            return _("its roll's %(key)s is not one a phone sends.") % {"key": key}
     dice = fields.get("dice") or []
     if len(dice) > 6 or not all(type(d) is int for d in dice):
-        return "its roll's dice are not dice."
+        return _("its roll's dice are not dice.")
     if pending:
         try:
             _kept_roll(fields, rules)
@@ -165,15 +172,16 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     fields = late.fields
     problem = late_tap_fields_problem(fields, rules, pending=True)
     if problem:
-        raise PartyError(f"This late roll cannot be added: {problem}")
+        raise PartyError(_("This late roll cannot be added: %(problem)s") % {"problem": problem})
     columns = _kept_roll(fields, rules)
     before_bell = fields.get("bell_seen") is False
     called = True if fields.get("called") is None else bool(fields["called"])
     before = state.load(round_, rules)
     number = late.table.number
     if not 1 <= number <= len(before.seating):
-        raise PartyError(f"Table {number} did not play in that round.")
-    doing = f"add that roll to table {number}"
+        raise PartyError(_("Table %(number)s did not play in that round.") % {"number": number})
+    # Translators: what was asked, completing "Cannot %(doing)s: a roll of ..." (an infinitive).
+    doing = _("add that roll to table %(number)s") % {"number": number}
     # Decided first, on the round's rolls as they would be.
     placed = _placed(round_, rules, before, number, columns, called, before_bell, doing)
     rollers = {}  # who throws each roll with the late one in: the copies' players
@@ -307,7 +315,9 @@ def _pending(party, late_tap_id):
         .first()
     )
     if late is None:
-        raise PartyError("There is no such late roll at this party.")
+        raise PartyError(_("There is no such late roll at this party."))
+    if late.status == LateTap.Status.APPLIED:
+        raise PartyError(_("That late roll was applied already."))
     if late.status != LateTap.Status.PENDING:
-        raise PartyError(f"That late roll was {late.get_status_display().lower()} already.")
+        raise PartyError(_("That late roll was dismissed already."))
     return late

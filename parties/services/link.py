@@ -2,6 +2,7 @@
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from parties import access
 from parties.live import announce
@@ -23,7 +24,7 @@ def link_reissue(*, party: Party, link_id: int) -> AccessLink:
         .first()
     )
     if old is None:
-        raise PartyError("That link is not one of this party's live links.")
+        raise PartyError(_("That link is not one of this party's live links."))
     old.revoked_at = timezone.now()
     old.save(update_fields=["revoked_at"])
     new = access.new_salted(

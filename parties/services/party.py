@@ -6,6 +6,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from parties import access
 from parties.models import AccessLink, BuncoSet, Correction, Party, Player, Round, Seat, Table
@@ -14,6 +15,7 @@ from parties.party_limits import party_size_problem
 from parties.services.changes import lock_party, party_changed
 from parties.services.errors import PartyError
 from parties.services.round import waiting_round
+from parties.translation import rule_error_text
 from scoring import (
     NotAllowed,
     Progress,
@@ -49,13 +51,14 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
         except IntegrityError:  # the random code was taken; draw again
             continue
     else:  # pragma: no cover - 31^12 codes make five collisions in a row unthinkable
-        raise PartyError("Could not find a free party code; try again.")
+        raise PartyError(_("Could not find a free party code; try again."))
 
     players = [
         Player(party=party, name=player_name, position=i)
         for i, player_name in enumerate(player_names, start=1)
     ]
     ghost_count = ghosts_needed(len(players), rules)
+    # A ghost's name is stored, and party_limits.GHOST_NAME keeps "Ghost <n>" for them.
     players += [
         Player(party=party, name=f"Ghost {i}", is_ghost=True, position=len(players) + i)
         for i in range(1, ghost_count + 1)
@@ -109,7 +112,7 @@ def _first_round_for_seating(party):
         .get()
     )
     if party.status != Party.Status.SETUP or first.status != Round.Status.WAITING:
-        raise PartyError("The seating is fixed once the first round has started.")
+        raise PartyError(_("The seating is fixed once the first round has started."))
     return first
 
 
@@ -131,7 +134,7 @@ def party_swap_players(*, party: Party, player_a: int, player_b: int) -> None:
     """Swap two players' chairs for round 1, if the seating stays playable."""
     lock_party(party)
     first = _first_round_for_seating(party)
-    missing = "Pick two different players of this party to swap."
+    missing = _("Pick two different players of this party to swap.")
     swap_seats(party, first, player_a, player_b, missing)
     party_changed(party, "seating")
 
@@ -143,14 +146,19 @@ def party_reseat(*, party: Party, player_a: int, player_b: int, by: str = "host"
     Where a swapped player was their table's chosen scorekeeper, the table goes back to the
     usual one (seat 1)."""
     if party.rules.rotation != "none":
-        raise PartyError("The app moves everyone between rounds; reseating is for rotation none.")
+        raise PartyError(
+            _("The app moves everyone between rounds; reseating is for rotation none.")
+        )
     round_ = waiting_round(party)
     if round_.number != 1 or round_.bunco_set.number == 1:
-        raise PartyError("Players can be reseated between sets: before round 1 of the next set.")
+        raise PartyError(
+            _("Players can be reseated between sets: before round 1 of the next set.")
+        )
     a, b = swap_seats(
         party, round_, player_a, player_b,
-        "Pick two different players seated for the next round to swap.",
+        _("Pick two different players seated for the next round to swap."),
     )
+    # Stored (Correction.effects), so in English, as every correction's effects are.
     effects = (
         f"Set {round_.bunco_set.number}, round 1: {b.player.name} and {a.player.name} swap "
         f"seats; {b.player.name} now sits at table {b.table.number}, seat {b.position}, and "
@@ -186,7 +194,9 @@ def swap_seats(party, round_, player_a, player_b, missing):
     try:
         check_seating(seating, party.rules, ghosts)
     except SeatingError as error:
-        raise PartyError(f"That swap cannot be played: {error}.") from None
+        raise PartyError(
+            _("That swap cannot be played: %(problem)s.") % {"problem": rule_error_text(error)}
+        ) from None
     # Both chairs are taken under a unique constraint, so clear them and seat the pair again.
     Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
     Seat.objects.bulk_create(
@@ -209,7 +219,7 @@ def as_scoring_seating(seats):
 def party_pause(*, party: Party) -> None:
     lock_party(party)
     if party.paused_at or party.status != Party.Status.PLAYING:
-        raise PartyError("Only a party in play can be paused.")
+        raise PartyError(_("Only a party in play can be paused."))
     Party.objects.filter(pk=party.pk).update(paused_at=timezone.now())
     party_changed(party, "paused")
 
@@ -228,7 +238,7 @@ def party_resume(*, party: Party) -> None:
         try:
             resumed = _progress(party).resume()
         except NotAllowed as error:
-            raise PartyError("The party is neither paused nor on a break.") from error
+            raise PartyError(_("The party is neither paused nor on a break.")) from error
         Party.objects.filter(pk=party.pk).update(status=_STATUS[resumed.state])
     party_changed(party, "resumed")
 
@@ -240,7 +250,7 @@ def party_end(*, party: Party) -> None:
     try:
         ended = _progress(party).end_early()
     except NotAllowed as error:
-        raise PartyError("The party is already over.") from error
+        raise PartyError(_("The party is already over.")) from error
     Party.objects.filter(pk=party.pk).update(status=_STATUS[ended.state], paused_at=None)
     party_changed(party, "ended")
 

@@ -20,6 +20,9 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext
+
 CHUNK = 64 * 1024  # bytes read from the file at a time
 LONGEST_VALUE = 256 * 1024  # characters: a row (a party's options, a name) is far shorter
 ROWS_A_BATCH = 500
@@ -27,7 +30,8 @@ WHITESPACE = " \t\n\r"
 
 
 class FileRefused(ValueError):
-    """The file is not a party file this reader can read; the message says why."""
+    """The file is not a party file this reader can read; the message says why, in the reader's
+    language."""
 
 
 @dataclass(frozen=True)
@@ -54,12 +58,13 @@ class Rows:
 def _finite(text):
     number = float(text)
     if not math.isfinite(number):  # 1e400 reads as infinity, which no column holds
-        raise FileRefused(f"The number {text[:20]} is too large.")
+        raise FileRefused(_("The number %(number)s is too large.") % {"number": text[:20]})
     return number
 
 
 def _no_constant(name):
-    raise FileRefused(f"{name} is not a number JSON holds.")
+    # Translators: "name" is NaN, Infinity or -Infinity.
+    raise FileRefused(_("%(name)s is not a number JSON holds.") % {"name": name})
 
 
 _DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_no_constant)
@@ -88,7 +93,7 @@ class _Reader:
             try:
                 more = self.decoder.decode(chunk, final=not chunk)
             except UnicodeDecodeError:
-                raise FileRefused("This is not a party file: it is not UTF-8 text.") from None
+                raise FileRefused(_("This is not a party file: it is not UTF-8 text.")) from None
             self.ended = not chunk
             self.text = self.text[self.at :] + more
             self.at = 0
@@ -104,10 +109,18 @@ class _Reader:
             if self.ended:
                 return ""
 
-    def _expect(self, char, what):
+    def _expect(self, char, what, **params):
+        """Consume `char`, or refuse the file: `what` is wrong (a message id marked with
+        gettext_noop, translated only then, with `params`)."""
         found = self._next_char()
         if found != char:
-            raise FileRefused(f"This is not a party file: {what} (at {found or 'the end'!r}).")
+            at = repr(found or pgettext("of the file", "the end"))
+            raise FileRefused(
+                # Translators: "what" says what is wrong ("an object not closed"); "found" is
+                # the character found there, quoted, or "the end", quoted.
+                _("This is not a party file: %(what)s (at %(found)s).")
+                % {"what": _(what) % params, "found": at}
+            )
         self.at += 1
 
     def _value(self):
@@ -117,25 +130,30 @@ class _Reader:
         try:
             value, end = _DECODER.raw_decode(self.text, self.at)
         except RecursionError:
-            raise FileRefused("This is not a party file: its values nest too deep.") from None
+            raise FileRefused(
+                _("This is not a party file: its values nest too deep.")
+            ) from None
         except json.JSONDecodeError:
             if len(self.text) - self.at >= LONGEST_VALUE:
-                raise FileRefused("The party file holds a value that is far too long.") from None
-            raise FileRefused("This is not a party file: it is not JSON text.") from None
+                raise FileRefused(
+                    _("The party file holds a value that is far too long.")
+                ) from None
+            raise FileRefused(_("This is not a party file: it is not JSON text.")) from None
         if end - self.at > LONGEST_VALUE:
-            raise FileRefused("The party file holds a value that is far too long.")
+            raise FileRefused(_("The party file holds a value that is far too long."))
         self.at = end
         return value
 
     def _key(self):
         key = self._value()
         if not isinstance(key, str):
-            raise FileRefused("This is not a party file: it is not JSON text.")
-        self._expect(":", "a name without a value")
+            raise FileRefused(_("This is not a party file: it is not JSON text."))
+        self._expect(":", gettext_noop("a name without a value"))
         return key
 
     def _members(self, what):
-        """The keys of the object that starts here, each left for the caller to read its value."""
+        """The keys of the object that starts here, each left for the caller to read its value
+        (`what`: what is wrong if none starts here, as for _expect)."""
         self._expect("{", what)
         if self._next_char() == "}":
             self.at += 1
@@ -145,7 +163,7 @@ class _Reader:
             if self._next_char() == ",":
                 self.at += 1
                 continue
-            self._expect("}", "an object not closed")
+            self._expect("}", gettext_noop("an object not closed"))
             return
 
     # -- the document's outline ----------------------------------------------------------------
@@ -153,53 +171,61 @@ class _Reader:
     def document(self):
         head = {}
         models_read = False
-        for key in self._members("it is not a JSON object"):
+        for key in self._members(gettext_noop("it is not a JSON object")):
             if key == "models":
                 if models_read:
-                    raise FileRefused("The party file holds its rows twice.")
+                    raise FileRefused(_("The party file holds its rows twice."))
                 models_read = True
                 yield Head(dict(head))
                 yield from self._models()
             else:
                 head[key] = self._value()
         if self._next_char() != "":
-            raise FileRefused("This is not a party file: there is more after its end.")
+            raise FileRefused(_("This is not a party file: there is more after its end."))
         if not models_read:
             yield Head(dict(head))
 
     def _models(self):
         if self._next_char() != "{":
-            raise FileRefused("The party file holds no rows.")
+            raise FileRefused(_("The party file holds no rows."))
         seen = set()
-        for label in self._members("no rows"):
+        for label in self._members(gettext_noop("no rows")):
             if label in seen:
-                raise FileRefused(f"The party file holds {label} twice.")
+                # Translators: "label" names a table of the file, e.g. parties.roll.
+                raise FileRefused(_("The party file holds %(label)s twice.") % {"label": label})
             seen.add(label)
             yield from self._table(label)
 
     def _table(self, label):
+        no_columns = _("The party file's %(label)s have no column names.")
         if self._next_char() != "{":
-            raise FileRefused(f"The party file's {label} have no column names.")
+            raise FileRefused(no_columns % {"label": label})
         columns = None
-        for key in self._members("no column names"):
+        for key in self._members(gettext_noop("no column names")):
             if key == "columns":
                 if columns is not None:
-                    raise FileRefused(f"The party file names the {label}' columns twice.")
+                    raise FileRefused(
+                        _("The party file names the %(label)s' columns twice.") % {"label": label}
+                    )
                 columns = self._value()
                 if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
-                    raise FileRefused(f"The party file's {label} have no column names.")
+                    raise FileRefused(no_columns % {"label": label})
                 yield Table(label, columns)
             elif key == "rows":
                 if columns is None:
-                    raise FileRefused(f"The party file's {label} have rows before column names.")
+                    raise FileRefused(
+                        _("The party file's %(label)s have rows before column names.")
+                        % {"label": label}
+                    )
                 yield from self._rows(label)
             else:
                 self._value()  # a note a person added: read past it
         if columns is None:
-            raise FileRefused(f"The party file's {label} have no column names.")
+            raise FileRefused(no_columns % {"label": label})
 
     def _rows(self, label):
-        self._expect("[", f"the {label}' rows are not a list")
+        not_a_list = gettext_noop("the %(label)s' rows are not a list")
+        self._expect("[", not_a_list, label=label)
         batch = []
         if self._next_char() == "]":
             self.at += 1
@@ -212,7 +238,7 @@ class _Reader:
             if self._next_char() == ",":
                 self.at += 1
                 continue
-            self._expect("]", f"the {label}' rows are not a list")
+            self._expect("]", not_a_list, label=label)
             break
         if batch:
             yield Rows(label, batch)

@@ -16,6 +16,8 @@ from array import array
 
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from parties import access, state
 from parties.exchange import exports
@@ -25,6 +27,7 @@ from parties.party_limits import MAX_PLAYERS
 from parties.services import party_file
 from parties.services.errors import PartyError
 from parties.services.late_tap import late_tap_fields_problem
+from parties.translation import rule_error_text
 from scoring import RulesError
 
 # Players and tables: twice what a party seats (players who left and late arrivals add rows),
@@ -36,7 +39,9 @@ MAX_ROWS = 500_000
 
 
 class ImportRefused(PartyError):
-    """A file that cannot become a party; the message says why, for the person importing it."""
+    """A file that cannot become a party; the message says why, for the person importing it (in
+    their language; the names of the file's tables and columns, and of the kinds of rows, the
+    models' verbose names, stay as the file and the models give them)."""
 
 
 def party_import(*, file) -> Party:
@@ -47,20 +52,27 @@ def party_import(*, file) -> Party:
     except party_file.FileRefused as error:
         raise ImportRefused(str(error)) from None
     except (IntegrityError, DataError) as error:  # the database's own checks, as rows go in
-        raise ImportRefused(f"The party file's rows contradict each other ({error}).") from None
+        raise ImportRefused(
+            _("The party file's rows contradict each other (%(error)s).") % {"error": error}
+        ) from None
 
 
 def _check_head(entries):
     """The document's head names this format, in a version this server reads."""
     if entries.get("format") != exports.FORMAT:
-        raise ImportRefused("This is not a Bunco Night party file (its format is not named).")
+        raise ImportRefused(
+            _("This is not a Bunco Night party file (its format is not named).")
+        )
     version = entries.get("version")
     if type(version) is not int or version < 1:
-        raise ImportRefused("The party file has no version number.")
+        raise ImportRefused(_("The party file has no version number."))
     if version > exports.VERSION:
         raise ImportRefused(
-            f"The party file is version {version}, from a newer Bunco Night; this server reads "
-            f"up to version {exports.VERSION}."
+            _(
+                "The party file is version %(version)s, from a newer Bunco Night; this server "
+                "reads up to version %(newest)s."
+            )
+            % {"version": version, "newest": exports.VERSION}
         )
 
 
@@ -80,13 +92,16 @@ def _create(pieces):
         else:
             total += len(piece.rows)
             if total > MAX_ROWS:
-                raise ImportRefused(f"The party file holds more than {MAX_ROWS:,} rows.")
+                raise ImportRefused(
+                    _("The party file holds more than %(count)s rows.")
+                    % {"count": f"{MAX_ROWS:,}"}
+                )
             objects = table.take(piece.rows, fresh, party)
             if table.model is Party:
                 party = objects[0]
                 _check_rules(party)
     if party is None:
-        raise ImportRefused("A party file holds exactly one party.")
+        raise ImportRefused(_("A party file holds exactly one party."))
     _issue_links(party)
     _check_replays(party)
     _check_results(party)
@@ -131,15 +146,22 @@ class _Table:
         model = models_by_label.get(piece.label)
         if model is None:
             raise ImportRefused(
-                f"The party file holds {piece.label}, which this server does not know."
+                _("The party file holds %(label)s, which this server does not know.")
+                % {"label": piece.label}
             )
         if model in new_ids:
-            raise ImportRefused(f"The party file holds {piece.label} twice.")
+            raise ImportRefused(
+                _("The party file holds %(label)s twice.") % {"label": piece.label}
+            )
         waiting = [m for m in new_ids if model in exports.depends_on(m)]
         if waiting:
             raise ImportRefused(
-                f"The party file lists {waiting[0]._meta.verbose_name_plural} before the "
-                f"{model._meta.verbose_name_plural} they point at."
+                # Translators: both are kinds of rows, e.g. "rolls" and "rounds".
+                _("The party file lists %(rows)s before the %(parents)s they point at.")
+                % {
+                    "rows": waiting[0]._meta.verbose_name_plural,
+                    "parents": model._meta.verbose_name_plural,
+                }
             )
         new_ids[model] = _IdMap()
         return cls(model, piece.columns, new_ids)
@@ -154,19 +176,24 @@ class _Table:
         strange = [c for c in columns if c not in fields]
         if strange or "id" not in columns or len(set(columns)) != len(columns):
             raise ImportRefused(
-                f"The party file's {self.name} have columns this server does not know or "
-                f"lacks: {', '.join(strange) or 'id'}."
+                _(
+                    "The party file's %(rows)s have columns this server does not know or "
+                    "lacks: %(columns)s."
+                )
+                % {"rows": self.name, "columns": ", ".join(strange) or "id"}
             )
         self.last_id = None
 
     def take(self, raw_rows, fresh, party):
         """Check and save a batch of rows; the saved instances."""
         if self.model is Party and (len(raw_rows) != 1 or self.new_ids[Party].old):
-            raise ImportRefused("A party file holds exactly one party.")
+            raise ImportRefused(_("A party file holds exactly one party."))
         ids = self.new_ids[self.model]
         most = MOST_ROWS.get(self.model)
         if most is not None and len(ids.old) + len(raw_rows) > most:
-            raise ImportRefused(f"The party file holds more {self.name} than a party has.")
+            raise ImportRefused(
+                _("The party file holds more %(rows)s than a party has.") % {"rows": self.name}
+            )
         rows = self._rows(raw_rows)
         _map_fresh_uuids(self.model, rows, fresh, party)
         objects = [_instance(self.model, row, self.new_ids, fresh, party) for row in rows]
@@ -195,16 +222,25 @@ class _Table:
         (the order rolls are replayed in, and the order the export writes)."""
         width = len(self.columns)
         if any(not isinstance(row, list) or len(row) != width for row in raw_rows):
-            raise ImportRefused(f"The party file's {self.name} are not rows of {width} values.")
+            raise ImportRefused(
+                _("The party file's %(rows)s are not rows of %(count)s values.")
+                % {"rows": self.name, "count": width}
+            )
         rows = [dict(zip(self.columns, row, strict=True)) for row in raw_rows]
         for row in rows:
             id_ = row["id"]
             if type(id_) is not int or not 0 < id_ < 2**63:
-                raise ImportRefused(f"The party file's {self.name} need an id each, a number.")
+                raise ImportRefused(
+                    _("The party file's %(rows)s need an id each, a number.")
+                    % {"rows": self.name}
+                )
             if self.last_id is not None and id_ <= self.last_id:
                 raise ImportRefused(
-                    f"The party file's {self.name} are not in the order of their ids, each "
-                    f"a different number."
+                    _(
+                        "The party file's %(rows)s are not in the order of their ids, each a "
+                        "different number."
+                    )
+                    % {"rows": self.name}
                 )
             self.last_id = id_
         return rows
@@ -212,13 +248,13 @@ class _Table:
 
 def _instance(model, row, new_ids, fresh, party):
     """The row as an unsaved model instance, every value checked by its field."""
-    what = f"{model._meta.verbose_name.capitalize()} {row['id']}"
+    what = f"{model._meta.verbose_name.capitalize()} {row['id']}"  # "Roll 12"
     values = {}
     for field in exports.exported_fields(model)[1:]:  # a new id is made for every row
         name = exports.column_name(field)
         if name not in row:
             if field.is_relation and not field.null:
-                raise ImportRefused(f"{what} has no {name}.")
+                raise ImportRefused(_("%(row)s has no %(column)s.") % {"row": what, "column": name})
             continue  # a column the file predates: the field's default
         raw = row[name]
         if field.is_relation:
@@ -234,7 +270,8 @@ def _instance(model, row, new_ids, fresh, party):
                 raise ImportRefused(f"{what}: {name}: {' '.join(error.messages)}") from None
             except (TypeError, ValueError, OverflowError, ArithmeticError):
                 raise ImportRefused(
-                    f"{what}: {name}: {str(raw)[:40]} is not a value it holds."
+                    _("%(row)s: %(column)s: %(value)s is not a value it holds.")
+                    % {"row": what, "column": name, "value": str(raw)[:40]}
                 ) from None
             values[field.attname] = fresh.get(value, value) if _global_uuid(field) else value
     if model is Party:
@@ -246,7 +283,9 @@ def _instance(model, row, new_ids, fresh, party):
         problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in error.message_dict.items())
         raise ImportRefused(f"{what}: {problems}") from None
     except (TypeError, ValueError, OverflowError, ArithmeticError):
-        raise ImportRefused(f"{what} holds a value its columns cannot.") from None
+        raise ImportRefused(
+            _("%(row)s holds a value its columns cannot.") % {"row": what}
+        ) from None
     if model is LateTap:
         problem = late_tap_fields_problem(
             instance.fields, party.rules, pending=instance.status == LateTap.Status.PENDING
@@ -260,14 +299,17 @@ def _parent_id(what, field, raw, new_ids):
     if raw is None:
         if field.null:
             return None
-        raise ImportRefused(f"{what} has no {field.name}.")
+        raise ImportRefused(
+            _("%(row)s has no %(column)s.") % {"row": what, "column": field.name}
+        )
     parent = field.related_model
     ids = new_ids.get(parent)
     found = ids.get(raw) if ids is not None and type(raw) is int else None
     if found is None:
         raise ImportRefused(
-            f"{what} points at {parent._meta.verbose_name} {str(raw)[:20]}, which the file "
-            f"does not hold."
+            # Translators: "row" is a row of the file, e.g. "Roll 12"; "parent" a kind of row.
+            _("%(row)s points at %(parent)s %(id)s, which the file does not hold.")
+            % {"row": what, "parent": parent._meta.verbose_name, "id": str(raw)[:20]}
         )
     return found
 
@@ -282,14 +324,19 @@ def _own_row_id(what, field, raw, own_id):
     if raw is None and field.null:
         return
     if type(raw) is not int or not 0 < raw < own_id:
-        raise ImportRefused(f"{what}: {field.name} is not an earlier row's id.")
+        raise ImportRefused(
+            _("%(row)s: %(column)s is not an earlier row's id.")
+            % {"row": what, "column": field.name}
+        )
 
 
 def _row_id(what, field, raw, new_ids):
     """A plain column naming a row "at or before" it (exports.ROW_ID_FIELDS): the new id of the
     file's last such row up to `raw`, 0 when there is none, so the order holds."""
     if type(raw) is not int or raw < 0:
-        raise ImportRefused(f"{what}: {field.name} is not a row id.")
+        raise ImportRefused(
+            _("%(row)s: %(column)s is not a row id.") % {"row": what, "column": field.name}
+        )
     label = exports.ROW_ID_FIELDS[(field.model._meta.label_lower, field.name)]
     ids = next((ids for m, ids in new_ids.items() if m._meta.label_lower == label), None)
     return ids.at_or_before(raw) if ids is not None else 0
@@ -363,16 +410,19 @@ def _save_with_free_code(party):
             return
         except IntegrityError:  # the random code was taken; draw again
             party.code = new_party_code()
-    raise ImportRefused("Could not find a free party code; try again.")  # pragma: no cover
+    raise ImportRefused(_("Could not find a free party code; try again."))  # pragma: no cover
 
 
 def _check_rules(party):
     try:
         if not isinstance(party.options, dict):
-            raise RulesError("the options are not a JSON object")
+            raise RulesError(gettext_noop("the options are not a JSON object"))
         party.rules  # noqa: B018 - scoring.Rules checks every option and their combinations
     except (RulesError, TypeError, ValueError) as error:
-        raise ImportRefused(f"The party's rules cannot be played: {error}") from None
+        raise ImportRefused(
+            _("The party's rules cannot be played: %(problem)s")
+            % {"problem": rule_error_text(error)}
+        ) from None
 
 
 def _check_replays(party):
@@ -384,8 +434,12 @@ def _check_replays(party):
             state.load(round_, rules, written=True)  # remembered only if the import commits
         except (ValueError, IndexError, KeyError, TypeError) as error:
             raise ImportRefused(
-                f"Set {round_.bunco_set.number}, round {round_.number} does not replay by "
-                f"the party's rules: {error}"
+                _("Set %(set)s, round %(round)s does not replay by the party's rules: %(problem)s")
+                % {
+                    "set": round_.bunco_set.number,
+                    "round": round_.number,
+                    "problem": rule_error_text(error),
+                }
             ) from None
 
 
@@ -394,7 +448,10 @@ def _check_results(party):
     try:
         exports.standings_table(party)
     except (ValueError, TypeError, KeyError, IndexError) as error:
-        raise ImportRefused(f"The party's results cannot be worked out: {error}") from None
+        raise ImportRefused(
+            _("The party's results cannot be worked out: %(problem)s")
+            % {"problem": rule_error_text(error)}
+        ) from None
 
 
 def _issue_links(party):

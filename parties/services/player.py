@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from parties import access
 from parties.models import AccessLink, Party, Player, Round, Seat
@@ -20,6 +21,7 @@ from parties.services.party import (
     swap_seats,
 )
 from parties.services.round import next_round
+from parties.translation import rule_error_text
 from scoring import SeatingError, check_seating, ghost_swap
 
 
@@ -27,18 +29,20 @@ def _waiting_round(party):
     """The next round, locked, while nobody is rolling: seats change only between rounds."""
     lock_party(party)
     if party.status == Party.Status.FINISHED:
-        raise PartyError("The party is over.")
+        raise PartyError(_("The party is over."))
     rules = party.rules
     if rules.team_size == 1:
-        raise PartyError("In individual play there are no ghosts to fill or free a seat.")
+        raise PartyError(_("In individual play there are no ghosts to fill or free a seat."))
     if rules.small_group == "boxed_plans":
         raise PartyError(
-            "The boxed set's table plans have no ghosts to fill or free a seat: each plan is "
-            "made for its own number of players."
+            _(
+                "The boxed set's table plans have no ghosts to fill or free a seat: each plan "
+                "is made for its own number of players."
+            )
         )
     round_ = next_round(party)
     if round_ is None or round_.status != Round.Status.WAITING:
-        raise PartyError("Seats change between rounds: wait for this round to end.")
+        raise PartyError(_("Seats change between rounds: wait for this round to end."))
     return round_, rules
 
 
@@ -54,7 +58,13 @@ def _check(seating, ghosts, rules):
     try:
         check_seating(seating, rules, ghosts)
     except SeatingError as error:
-        raise PartyError(f"That would leave a table unplayable: {error}.") from None
+        raise PartyError(_unplayable(error)) from None
+
+
+def _unplayable(error):
+    return _("That would leave a table unplayable: %(problem)s.") % {
+        "problem": rule_error_text(error)
+    }
 
 
 def _next_position(party):
@@ -78,17 +88,17 @@ def player_leave(*, party: Party, player_id: int) -> Leave:
         .first()
     )
     if seat is None:
-        raise PartyError("That player is not seated for the next round.")
+        raise PartyError(_("That player is not seated for the next round."))
     # Decided first, on the seating as it would be: the new ghost in the leaver's chair.
     seating, ghosts = _seating(round_)
     ghost_seating = [[NEW if p == str(player_id) else p for p in t] for t in seating]
     try:
         moved_id = ghost_swap(ghost_seating, rules, ghosts | {NEW}, NEW)
     except SeatingError as error:
-        raise PartyError(f"That would leave a table unplayable: {error}.") from None
+        raise PartyError(_unplayable(error)) from None
 
     ghost_number = Player.objects.filter(party=party, is_ghost=True).count() + 1
-    ghost = Player.objects.create(
+    ghost = Player.objects.create(  # a ghost's name is stored: "Ghost <n>" (party_limits)
         party=party, name=f"Ghost {ghost_number}", is_ghost=True, position=_next_position(party)
     )
     reset = {seat.table.number} if seat.keeps_score else set()  # a ghost keeps no score
@@ -113,14 +123,16 @@ def player_arrive(*, party: Party, name: str) -> Player:
     except ValidationError as error:
         raise PartyError(" ".join(error.messages)) from None
     if Player.objects.filter(party=party, name__iexact=name).exists():
-        raise PartyError(f"“{name}” is already at this party.")
+        raise PartyError(_("“%(name)s” is already at this party.") % {"name": name})
     seat = (
         Seat.objects.filter(round=round_, player__is_ghost=True)
         .order_by("-table__number", "position")
         .first()
     )
     if seat is None:
-        raise PartyError("There is no ghost's seat free; a late arrival takes a ghost's seat.")
+        raise PartyError(
+            _("There is no ghost's seat free; a late arrival takes a ghost's seat.")
+        )
     # Decided first, on the seating as it would be: the newcomer in the ghost's chair.
     seating, ghosts = _seating(round_)
     ghost_id = str(seat.player_id)

@@ -2,11 +2,14 @@
 it; no score or prize changes)."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from parties import selectors
 from parties.models import Party
 from parties.services.changes import lock_party, party_changed
 from parties.services.errors import PartyError
+from parties.translation import rule_error_text
 from scoring.pot import Pot, PotError, money, parse_money
 
 
@@ -23,8 +26,8 @@ def pot_set(*, party: Party, data) -> Pot:
 
 
 class PotFormError(PartyError):
-    """The host's pot form cannot be saved: the message, and the field to fix ("buy_in" or
-    "shares"), so the page can show it beside that field."""
+    """The host's pot form cannot be saved: the message (in the host's language), and the field
+    to fix ("buy_in" or "shares"), so the page can show it beside that field."""
 
     def __init__(self, message, field):
         super().__init__(message)
@@ -36,7 +39,9 @@ def pot_from_form(data, prize_keys, players) -> Pot:
     try:
         buy_in = parse_money(data.get("buy_in", ""))
     except PotError as error:
-        raise PotFormError(f"The buy-in: {error}.", "buy_in") from None
+        raise PotFormError(
+            _("The buy-in: %(problem)s.") % {"problem": rule_error_text(error)}, "buy_in"
+        ) from None
     try:
         unit = data.get("unit", "percent")
         typed = {key: data.get(f"share-{key}", "").strip() for key in prize_keys}
@@ -45,17 +50,32 @@ def pot_from_form(data, prize_keys, players) -> Pot:
         else:
             shares = {key: _percent(text) for key, text in typed.items() if text}
         if shares and len(shares) < len(prize_keys):
-            missing = [key.replace("_", " ") for key in prize_keys if key not in shares]
+            missing = [selectors.prize_label(key).lower() for key in prize_keys
+                       if key not in shares]
             raise PotError(
-                f"give every prize a share, or none for equal shares ({', '.join(missing)})"
+                gettext_noop("give every prize a share, or none for equal shares (%(missing)s)"),
+                missing=", ".join(missing),
             )
         pot = Pot(buy_in, tuple(shares.items()), unit, data.get("tied", "rolloff"))
     except PotError as error:
-        raise PotFormError(f"The shares: {error}.", "shares") from None
+        raise PotFormError(
+            _("The shares: %(problem)s.") % {"problem": rule_error_text(error)}, "shares"
+        ) from None
     if unit == "amount" and shares and sum(shares.values()) != pot.total(players):
         raise PotFormError(
-            f"The shares: the amounts add up to {money(sum(shares.values()))}, but the pot is "
-            f"{money(pot.total(players))} ({players} players × {money(buy_in)}).",
+            ngettext(
+                "The shares: the amounts add up to %(shares)s, but the pot is %(pot)s "
+                "(%(count)s player × %(buy_in)s).",
+                "The shares: the amounts add up to %(shares)s, but the pot is %(pot)s "
+                "(%(count)s players × %(buy_in)s).",
+                players,
+            )
+            % {
+                "shares": money(sum(shares.values())),
+                "pot": money(pot.total(players)),
+                "count": players,
+                "buy_in": money(buy_in),
+            },
             "shares",
         )
     return pot
@@ -63,5 +83,5 @@ def pot_from_form(data, prize_keys, players) -> Pot:
 
 def _percent(text):
     if not text.isdigit():
-        raise PotError(f"“{text}” is not a whole percentage")
+        raise PotError(gettext_noop("“%(text)s” is not a whole percentage"), text=text)
     return int(text)

@@ -15,6 +15,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from parties import access, state
 from parties.live import announce
@@ -104,7 +106,7 @@ def roll_record(
     tap = {"tap_id": tap_id, "dice": dice, "outcome": outcome, "face": face, "called": called,
            "seen": seen, "round_id": round_id, "bell_seen": bell_seen}
     if len(more) > MAX_MORE:
-        raise PartyError(f"A phone sends at most {MAX_MORE + 1} taps at once.")
+        raise PartyError(_too_many_taps())
     party_row, reads = tap_sql.lock_and_read(party_id, table_number, tap_id, session_key)
     if party_row is None:
         raise Http404("No such party.")
@@ -122,6 +124,15 @@ def roll_record(
     if unpushed is not None:
         announce.on_commit_tables(party, unpushed, [table_number])
     return replace(first.result, more=tuple(taken))
+
+
+def _too_many_taps():
+    most = MAX_MORE + 1
+    return ngettext(
+        "A phone sends at most %(count)s tap at once.",
+        "A phone sends at most %(count)s taps at once.",
+        most,
+    ) % {"count": most}
 
 
 def _more_taps(party, grant, table_number, step, more):
@@ -174,7 +185,9 @@ def _one_tap(party, grant, table_number, playing, earlier, round_state, tap):
         return held
     check_playing(party, playing)
     if tap.get("round_id") is not None and tap["round_id"] != playing.id:
-        raise PartyError("That roll was entered for a round that has ended; it was not counted.")
+        raise PartyError(
+            _("That roll was entered for a round that has ended; it was not counted.")
+        )
     round_ = _RoundNow(
         playing.id, playing.version, playing.started_at, playing.target, playing.ends_at
     )
@@ -253,7 +266,7 @@ def _saved(grant, round_, round_state, table_number, tap, judged, now):
         }
     )
     if roll_id is None:
-        raise PartyError("That tap id belongs to another table.")
+        raise PartyError(_("That tap id belongs to another table."))
     round_.version += 1  # insert_roll bumped it
     return round_state.apply_roll(
         table_number,
@@ -330,7 +343,7 @@ def _retried(party, playing, earlier, table_number, live=None):
     """A tap id already saved: the same fact, answered as it stands now (`live`: the round's
     state, when a tap of the same request has just changed it)."""
     if earlier.party_id != party.id or earlier.table_number != table_number:
-        raise PartyError("That tap id belongs to another table.")
+        raise PartyError(_("That tap id belongs to another table."))
     version = 0  # its round has closed: nothing at that table can change any more
     if playing is not None and playing.id == earlier.round_id:
         if live is None:
@@ -363,18 +376,20 @@ def roll_undo(
     if round_.status == Round.Status.PLAYING:
         round_ = playing_round(party)  # paused, or a party the host ended, undoes nothing
     if round_id is not None and round_id != round_.id:
-        raise PartyError("That round has moved on; check the table and try again.")
+        raise PartyError(_("That round has moved on; check the table and try again."))
     rules = party.rules
     before = state.load(round_, rules)
     if not 1 <= table_number <= len(before.seating):
-        raise PartyError(f"There is no table {table_number}.")
+        raise PartyError(_("There is no table %(number)s.") % {"number": table_number})
     extras = before.extras[table_number - 1]
     if seen != extras.version:
         raise StaleTap(extras.version)
     if not extras.live_rolls:
-        raise PartyError("There is no roll to undo at this table this round.")
+        raise PartyError(_("There is no roll to undo at this table this round."))
     undone = extras.live_rolls[-1]
-    decide(party, round_, [r for r in state.roll_rows(round_) if r.id != undone], "undo that roll")
+    rows = [r for r in state.roll_rows(round_) if r.id != undone]
+    # Translators: what was asked, completing "Cannot %(doing)s: a roll of ..." (an infinitive).
+    decide(party, round_, rows, _("undo that roll"))
     correction = new_correction(
         party, round_, Kind.UNDO, by, f"table {table_number}'s last roll taken back"
     )

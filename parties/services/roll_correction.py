@@ -12,6 +12,7 @@ is voided and entered again, in its place, for its new thrower (docs/rules.md se
 import copy
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from parties import state
 from parties.models import Correction, Roll
@@ -48,7 +49,8 @@ def roll_void(
     saved = state.roll_rows(round_)
     rows = _handed([r for r in saved if r.id != roll.id], roll, _key(saved, roll), later)
     rollers = {}
-    after = decide(party, round_, rows, "void that roll", rollers)
+    # Translators: what was asked, completing "Cannot %(doing)s: a roll of ..." (an infinitive).
+    after = decide(party, round_, rows, _("void that roll"), rollers)
     correction = new_correction(party, round_, Kind.VOID, by, note or "voided by the host")
     Roll.objects.filter(pk=roll.id).update(voided_by=correction)
     moved = _rehand(correction, saved, rollers, after)
@@ -79,7 +81,7 @@ def roll_correct(
     rules = party.rules
     columns = entry_columns(rules, dice=dice, outcome=outcome, face=face)
     if {**columns_of(roll), "called": roll.called} == {**columns, "called": called}:
-        raise PartyError("That is what was entered already; nothing was changed.")
+        raise PartyError(_("That is what was entered already; nothing was changed."))
     was = entry_words(roll.outcome, roll.face, roll.dice)
     now = entry_words(outcome, face, columns_dice(columns))
     before = state.load(round_, rules)
@@ -87,7 +89,9 @@ def roll_correct(
     key = _key(saved, roll)
     rows = [r._replace(**columns, called=called) if r.id == roll.id else r for r in saved]
     rollers = {}
-    after = decide(party, round_, _handed(rows, roll, key, later), "make that correction", rollers)
+    # Translators: what was asked, completing "Cannot %(doing)s: a roll of ..." (an infinitive).
+    doing = _("make that correction")
+    after = decide(party, round_, _handed(rows, roll, key, later), doing, rollers)
     note = note or f"table {roll.table.number}: {was} → {now}"
     correction = new_correction(party, round_, Kind.CORRECT, by, note)
     Roll.objects.filter(pk=roll.id).update(voided_by=correction)
@@ -124,7 +128,7 @@ def _live_roll(party, roll_id):
         .first()
     )
     if roll is None:
-        raise PartyError("That roll is not a live roll of this party (voided already?).")
+        raise PartyError(_("That roll is not a live roll of this party (voided already?)."))
     return roll
 
 
@@ -136,7 +140,9 @@ def _handed(rows, roll, key, later):
     """`rows` with the table's live rolls after `key` thrown as entered (ENTERED) or by whoever
     the rules pass the dice to (TURNS: their named player left out)."""
     if later not in LATER_CHOICES:
-        raise PartyError("Choose who keeps the rolls after it: as entered, or as the dice pass.")
+        raise PartyError(
+            _("Choose who keeps the rolls after it: as entered, or as the dice pass.")
+        )
     if later == ENTERED:
         return rows
     number = roll.table.number

@@ -4,10 +4,13 @@ they call it?" first. The tap (parties.services.roll.roll_record) saves what thi
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from parties.models import Roll
 from parties.services.errors import PartyError, StaleTap
+from parties.translation import rule_error_text
 from scoring import InvalidRoll, NotAllowed, RollFact
-from scoring.quick import call_needed, entry_words, quick_dice
+from scoring.quick import call_needed, quick_dice
 
 
 @dataclass(frozen=True)
@@ -22,7 +25,7 @@ class JudgedRoll:
     outcome: str = ""  # as entered: a quick button (and its face), or else the dice
     face: int | None = None
     before_bell: bool = False  # played on the table as it stood at the bell
-    entry: str = ""  # a quick button's roll as entered, in words
+    entry: tuple = ()  # a quick button's roll as entered: (outcome, face)
 
     def columns(self):
         if self.outcome:
@@ -52,14 +55,14 @@ def judge_roll(
     as it stood at the bell, while no roll has been made there since. Raises PartyError (or
     StaleTap) with the message for the phone when it is refused."""
     if not 1 <= table_number <= len(live.seating):
-        raise PartyError(f"There is no table {table_number}.")
+        raise PartyError(_("There is no table %(number)s.") % {"number": table_number})
     table = live.table(table_number)
     version = live.extras[table_number - 1].version
     before_bell = before_bell and table.unbelled is not None
     if before_bell:
         table = table.unbelled
     if table.done:
-        raise PartyError("This table's round is over; no more rolls.")
+        raise PartyError(_("This table's round is over; no more rolls."))
     if seen != version:
         raise StaleTap(version)
     try:
@@ -69,9 +72,9 @@ def judge_roll(
         table.check(fact)
         ask = (call_needed(table, fact.dice) or "") if called is None else ""
     except (InvalidRoll, NotAllowed) as error:
-        raise PartyError(str(error)) from error
+        raise PartyError(rule_error_text(error)) from error
     phase = Roll.Phase.ROLLOFF if table.rolloff_needed else Roll.Phase.PLAY
-    entry = entry_words(outcome, face) if outcome else ""
+    entry = (outcome, face) if outcome else ()
     return JudgedRoll(
         fact, int(table.roller), phase, version, ask, outcome, face, before_bell, entry
     )

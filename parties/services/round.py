@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from parties import fuzzy_die, state
 from parties.live import announce
@@ -22,13 +23,13 @@ def round_start(*, party: Party) -> Round:
     lock_party(party)
     if party.status in (Party.Status.BREAK, Party.Status.FINISHED):
         raise PartyError(
-            "The party is on a break; resume it first."
+            _("The party is on a break; resume it first.")
             if party.status == Party.Status.BREAK
-            else "The party is over."
+            else _("The party is over.")
         )
     round_ = current_round(party, statuses=(Round.Status.WAITING, Round.Status.PLAYING))
     if round_ is None or round_.status == Round.Status.PLAYING:
-        raise PartyError("This round has already started.")
+        raise PartyError(_("This round has already started."))
     now = timezone.now()
     rules = party.rules
     ends_at = now + timedelta(minutes=rules.round_minutes) if rules.round_end == "timed" else None
@@ -53,7 +54,7 @@ def bell_ring(*, party: Party, by: str) -> bool:
     now = timezone.now()
     if by == "clock":
         if rules.round_end != "timed" or round_.ends_at is None or now < round_.ends_at:
-            raise PartyError("The clock has not run out yet.")
+            raise PartyError(_("The clock has not run out yet."))
     if live.state.bell:
         return False  # it has rung already; a second press changes nothing
     live = ring(party, round_, live, by, now)
@@ -133,13 +134,15 @@ def playing_round(party):
 def check_playing(party, playing):
     """Why no roll can be taken now, if that is so (the party is locked and fresh)."""
     if party.status == Party.Status.FINISHED:
-        raise PartyError("The party is over.")
+        raise PartyError(_("The party is over."))
     if playing is None:
         if party.status == Party.Status.BREAK:
-            raise PartyError("The party is on a break; the host resumes it.")
-        raise PartyError("The round has not started yet: the host or the head table starts it.")
+            raise PartyError(_("The party is on a break; the host resumes it."))
+        raise PartyError(
+            _("The round has not started yet: the host or the head table starts it.")
+        )
     if party.paused_at:
-        raise PartyError("The host has paused the game; wait for the host to resume it.")
+        raise PartyError(_("The host has paused the game; wait for the host to resume it."))
 
 
 def next_round(party):
@@ -160,12 +163,13 @@ def waiting_round(party):
     Locks the party's row first."""
     lock_party(party)
     if party.status == Party.Status.FINISHED:
-        raise PartyError("The party is over.")
+        raise PartyError(_("The party is over."))
     round_ = next_round(party)
     if round_ is None:
-        raise PartyError("The party is over.")
+        raise PartyError(_("The party is over."))
     if round_.status != Round.Status.WAITING:
         raise PartyError(
-            f"Round {round_.number} has started: its scorekeeper and seats stay until it ends."
+            _("Round %(number)s has started: its scorekeeper and seats stay until it ends.")
+            % {"number": round_.number}
         )
     return round_

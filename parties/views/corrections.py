@@ -7,6 +7,8 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -16,6 +18,7 @@ from parties.pages.corrections import party_rolls, played_rounds, roll_row
 from parties.services import late_tap as late_tap_service
 from parties.services import roll_correction
 from parties.services.errors import PartyError
+from parties.translation import rule_error_text
 from scoring.quick import QUICK_LABELS, quick_outcomes
 
 
@@ -24,13 +27,14 @@ def _rolls_page(party):
 
 
 def _done(request, party, correction, what):
+    # The effects are stored with the correction, as written then (in English).
     effects = correction.effects.replace("\n", "; ")
     messages.success(request, f"{what} {effects}." if effects else what)
     return redirect(_rolls_page(party))
 
 
 def _refused(request, party, error, back=None):
-    messages.error(request, str(error))
+    messages.error(request, rule_error_text(error))
     return redirect(back or _rolls_page(party))
 
 
@@ -59,7 +63,7 @@ def roll_void(request, party_id, roll_id):
             try:
                 context["choices"] = _choices(roll_correction.roll_void, asked)
             except PartyError as error:
-                context["refusal"] = str(error)
+                context["refusal"] = rule_error_text(error)
         return render(request, "parties/void_confirm.html", context)
     try:
         correction = roll_correction.roll_void(
@@ -67,7 +71,7 @@ def roll_void(request, party_id, roll_id):
         )
     except PartyError as error:
         return _refused(request, party, error)
-    return _done(request, party, correction, "The roll was voided.")
+    return _done(request, party, correction, _("The roll was voided."))
 
 
 @never_cache
@@ -82,7 +86,8 @@ def roll_correct(request, party_id, roll_id):
     context = {
         "party": party,
         "roll": roll_row(roll),
-        "quick": [(key, QUICK_LABELS[key]) for key in quick_outcomes(rules)],
+        # scoring's English labels, marked there for makemessages
+        "quick": [(key, _(QUICK_LABELS[key])) for key in quick_outcomes(rules)],
         "rules": rules,
         "faces": range(1, 7),
         "entered": _entered(request.POST) if request.method == "POST" else {},
@@ -93,17 +98,21 @@ def roll_correct(request, party_id, roll_id):
         asked = {"party": party, "roll_id": roll.id, "by": "host", **_entry(request.POST)}
         if "later" in request.POST:
             correction = roll_correction.roll_correct(**asked, later=_later(request))
-            return _done(request, party, correction, "The roll was corrected.")
+            return _done(request, party, correction, _("The roll was corrected."))
         context["choices"] = _choices(roll_correction.roll_correct, asked)
     except PartyError as error:
-        messages.error(request, str(error))
+        messages.error(request, rule_error_text(error))
         return render(request, "parties/roll_correct.html", context, status=400)
     return render(request, "parties/roll_correct.html", context)
 
 
 LATER_WORDS = {
-    roll_correction.ENTERED: "Each later roll stays with the player it was entered for",
-    roll_correction.TURNS: "The dice pass as the rules say: the table's later rolls move on",
+    roll_correction.ENTERED: gettext_lazy(
+        "Each later roll stays with the player it was entered for"
+    ),
+    roll_correction.TURNS: gettext_lazy(
+        "The dice pass as the rules say: the table's later rolls move on"
+    ),
 }
 
 
@@ -112,9 +121,9 @@ def _choices(write, asked):
     effects), the second left out where it changes nothing the first does not."""
     entered = roll_correction.correction_preview(write, **asked, later=roll_correction.ENTERED)
     turns = roll_correction.correction_preview(write, **asked, later=roll_correction.TURNS)
-    choices = [(roll_correction.ENTERED, LATER_WORDS[roll_correction.ENTERED], entered)]
+    choices = [(roll_correction.ENTERED, str(LATER_WORDS[roll_correction.ENTERED]), entered)]
     if turns != entered:
-        choices.append((roll_correction.TURNS, LATER_WORDS[roll_correction.TURNS], turns))
+        choices.append((roll_correction.TURNS, str(LATER_WORDS[roll_correction.TURNS]), turns))
     return choices
 
 
@@ -133,7 +142,7 @@ def _entry(post):
     dice = post.get("dice", "").replace(",", " ").split()
     face = post.get("face") or None
     if not outcome and not dice:
-        raise PartyError("Enter the dice, or pick what the roll scored.")
+        raise PartyError(_("Enter the dice, or pick what the roll scored."))
     return {
         "dice": None if outcome else dice,
         "outcome": outcome,
@@ -151,7 +160,7 @@ def late_tap_apply(request, party_id, late_tap_id):
         )
     except PartyError as error:
         return _refused(request, party, error, _late_page(party))
-    return _done(request, party, correction, "The late roll was added.")
+    return _done(request, party, correction, _("The late roll was added."))
 
 
 @require_POST
@@ -161,7 +170,7 @@ def late_tap_dismiss(request, party_id, late_tap_id):
         late_tap_service.late_tap_dismiss(party=party, late_tap_id=late_tap_id, by="host")
     except PartyError as error:
         return _refused(request, party, error, _late_page(party))
-    messages.success(request, "The late roll was dismissed; nothing changed.")
+    messages.success(request, _("The late roll was dismissed; nothing changed."))
     return redirect(_late_page(party))
 
 

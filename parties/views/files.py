@@ -8,6 +8,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -15,6 +17,7 @@ from parties import access
 from parties.exchange import exports
 from parties.models import AccessLink
 from parties.services import party_import
+from parties.translation import rule_error_text
 
 CSV = "text/csv; charset=utf-8"
 
@@ -83,11 +86,13 @@ def document_json(document):
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        label="The party file",
-        help_text="The .json file a host page's “Download the whole party” gave you.",
+        label=gettext_lazy("The party file"),
+        help_text=gettext_lazy("The .json file a host page's “Download the whole party” gave you."),
         error_messages={
-            "required": "Choose the party file to import.",
-            "empty": "That file is empty: choose the party file a host page gave you.",
+            "required": gettext_lazy("Choose the party file to import."),
+            "empty": gettext_lazy(
+                "That file is empty: choose the party file a host page gave you."
+            ),
         },
     )
 
@@ -106,25 +111,31 @@ def import_page(request):
     upload = form.cleaned_data["file"]
     if upload.size > settings.IMPORT_MAX_BYTES:
         mb = settings.IMPORT_MAX_BYTES // (1024 * 1024)
-        form.add_error("file", f"The file is larger than {mb} MB; nothing was imported.")
+        too_big = _("The file is larger than %(mb)s MB; nothing was imported.") % {"mb": mb}
+        form.add_error("file", too_big)
         return render(request, "parties/import.html", {"form": form}, status=413)
     refused = access.party_import_refused(request)  # an import creates a party too
     if refused:
-        form.add_error(None, f"{refused} Wait a while and try again; nothing was imported.")
+        wait = _("%(refusal)s Wait a while and try again; nothing was imported.")
+        form.add_error(None, wait % {"refusal": refused})
         return render(request, "parties/import.html", {"form": form}, status=429)
     try:
         upload.seek(0)
         party = party_import.party_import(file=upload)
     except party_import.ImportRefused as error:
         access.party_import_ended(request, created=False)
-        form.add_error("file", f"{error} Nothing was imported.")
+        form.add_error(
+            "file", _("%(refusal)s Nothing was imported.") % {"refusal": rule_error_text(error)}
+        )
         return render(request, "parties/import.html", {"form": form}, status=400)
     access.party_import_ended(request, created=True)
     host_link = AccessLink.objects.get(party=party, role=AccessLink.Role.HOST)
     access.redeem(request, host_link)
     messages.success(
         request,
-        "The party is imported. Its links and code are new: the old cards and links do not "
-        "open it, so hand out these.",
+        _(
+            "The party is imported. Its links and code are new: the old cards and links do not "
+            "open it, so hand out these."
+        ),
     )
     return redirect("parties:host", party_id=party.id)

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -18,6 +19,7 @@ from parties.services import link as link_service
 from parties.services import party as party_service
 from parties.services import player as player_service
 from parties.services.errors import PartyError
+from parties.translation import rule_error_text
 from parties.views import respond
 
 
@@ -52,7 +54,8 @@ def _host_grid(request, party, round_, tables):
         "party_rolls": [],
         "earlier_rounds": [
             correction_context.RoundLink(
-                r.id, f"Set {r.bunco_set.number}, round {r.number}", r.get_status_display()
+                r.id, correction_context.round_name(r.bunco_set.number, r.number),
+                r.get_status_display(),
             )
             for r in correction_context.played_rounds(party)
         ],
@@ -91,7 +94,7 @@ def _host_change(request, party_id, change):
     try:
         change(party)
     except PartyError as error:
-        messages.error(request, str(error))
+        messages.error(request, rule_error_text(error))
         if request.htmx:
             # 200, not 400: htmx swaps no 4xx answer (the host would see nothing), and with
             # DEBUG django-htmx puts a 4xx answer in place of the whole page.
@@ -114,7 +117,7 @@ def host_swap(request, party_id):
         try:
             a, b = int(request.POST.get("player_a", "")), int(request.POST.get("player_b", ""))
         except ValueError:
-            raise PartyError("Pick two players to swap.") from None
+            raise PartyError(_("Pick two players to swap.")) from None
         player_service.players_swap(party=party, player_a=a, player_b=b)
 
     return _host_change(request, party_id, swap)
@@ -126,11 +129,11 @@ def link_reissue(request, party_id, link_id):
     try:
         new = link_service.link_reissue(party=party, link_id=link_id)
     except PartyError as error:
-        messages.error(request, str(error))
+        messages.error(request, rule_error_text(error))
         return redirect(reverse("parties:host", args=[party.id]) + "#links")
     if new.role == AccessLink.Role.HOST:
         access.redeem(request, new)  # the host keeps the access they just renewed
-    messages.success(request, "New link made; the old one no longer opens anything.")
+    messages.success(request, _("New link made; the old one no longer opens anything."))
     return redirect(reverse("parties:host", args=[party.id]) + "#links")
 
 
@@ -143,7 +146,7 @@ def link_qr(request, party_id, link_id):
     link = next((v for v in selectors.party_links(party, site_url(request)) if v.id == link_id),
                 None)
     if link is None:
-        return HttpResponse("No such live link at this party.", status=404,
-                            content_type="text/plain")
+        return HttpResponse(_("No such live link at this party."), status=404,
+                            content_type="text/plain; charset=utf-8")
     svg = link.qr_svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
     return HttpResponse(svg, content_type="image/svg+xml")

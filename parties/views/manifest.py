@@ -17,6 +17,7 @@ import json
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -63,11 +64,12 @@ def _page_of(link):
     """The page the link opens and the name under its icon."""
     party_id = link.party_id
     if link.role == AccessLink.Role.HOST:
-        return reverse("parties:host", args=[party_id]), "Bunco host"
+        return reverse("parties:host", args=[party_id]), _("Bunco host")
     if link.role == AccessLink.Role.TABLE:
         number = link.table.number
-        return reverse("parties:table", args=[party_id, number]), f"Bunco table {number}"
-    return reverse("parties:player", args=[party_id, link.player_id]), "Bunco sheet"
+        name = _("Bunco table %(number)s") % {"number": number}
+        return reverse("parties:table", args=[party_id, number]), name
+    return reverse("parties:player", args=[party_id, link.player_id]), _("Bunco sheet")
 
 
 def manifest_of(link):

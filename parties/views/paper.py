@@ -6,6 +6,8 @@ never cut and "four to a page" holds in any browser."""
 from dataclasses import dataclass
 
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -38,9 +40,10 @@ def rules_sheet(request, party_id):
         {
             "party": party,
             "grant": grant,
-            "rules_name": rules_name(party.preset, rules),
+            "rules_name": rules_name(party.preset, rules, gettext=_),
             "sentences": rules_sentences(
-                rules, party.tables.count(), party.prize_pot.tied
+                rules, party.tables.count(), party.prize_pot.tied,
+                gettext=_, ngettext=ngettext,
             ),
         },
     )
@@ -141,8 +144,10 @@ class Tally:
 
 def _columns(team_play, seats):
     if team_play:
-        return [("Team A", "seats 1 and 3"), ("Team B", "seats 2 and 4")]
-    return [(f"Seat {n}", "name:") for n in range(1, seats + 1)]
+        return [(_("Team A"), _("seats 1 and 3")), (_("Team B"), _("seats 2 and 4"))]
+    # Translators: above a column of a table's tally sheet, where a player writes their name.
+    name = _("name:")
+    return [(_("Seat %(number)s") % {"number": n}, name) for n in range(1, seats + 1)]
 
 
 @never_cache

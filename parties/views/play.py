@@ -9,6 +9,7 @@ from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from parties import access, taps
@@ -21,6 +22,7 @@ from parties.services import roll as roll_service
 from parties.services import round as round_service
 from parties.services.errors import PartyError, StaleTap
 from parties.taps import as_int
+from parties.translation import rule_error_text
 
 
 def _wants_json(request):
@@ -37,7 +39,7 @@ def _answer(request, back, payload, status=200):
             response._has_been_logged = True
         return response
     if status >= 400 or payload.get("status") == "ask_call":
-        messages.error(request, payload.get("message") or "Did they call it? Enter it again.")
+        messages.error(request, payload.get("message") or _("Did they call it? Enter it again."))
     return redirect(back)
 
 
@@ -49,14 +51,14 @@ async def roll_create(request, party_id, number):
     try:
         fields = taps.tap_fields(request.POST)
     except PartyError as error:
-        return _answer(request, back, {"status": "refused", "message": str(error)}, 400)
+        return _answer(request, back, {"status": "refused", "message": rule_error_text(error)}, 400)
     status, payload = await taps.record(
         party_id, number, fields, links=lambda: request.session.get(access.SESSION_LINKS, [])
     )
     if payload["status"] == "busy" and not _wants_json(request):
         # A plain form has no outbox to send it again: the scorekeeper does.
-        payload = {**payload, "message": "The server is busy: this roll was not saved. "
-                   "Enter it again in a moment."}
+        payload = {**payload, "message": _("The server is busy: this roll was not saved. "
+                                           "Enter it again in a moment.")}
     return _answer(request, back, payload, status)
 
 
@@ -73,10 +75,10 @@ def roll_undo(request, party_id, number):
             round_id=as_int(request.POST["round"], "round") if request.POST.get("round") else None,
         )
     except StaleTap as stale:
-        payload = {"status": "stale", "message": str(stale), "version": stale.version}
+        payload = {"status": "stale", "message": rule_error_text(stale), "version": stale.version}
         return _answer(request, back, payload, 409)
     except PartyError as error:
-        return _answer(request, back, {"status": "refused", "message": str(error)}, 400)
+        return _answer(request, back, {"status": "refused", "message": rule_error_text(error)}, 400)
     return _answer(request, back, {"status": "undone", "version": version})
 
 
@@ -95,7 +97,7 @@ def _party_action(request, party, grant, action, done_message):
     try:
         result = action()
     except PartyError as error:
-        return _answer(request, back, {"status": "refused", "message": str(error)}, 400)
+        return _answer(request, back, {"status": "refused", "message": rule_error_text(error)}, 400)
     if not _wants_json(request):
         messages.success(request, done_message(result) if callable(done_message) else done_message)
     return _answer(request, back, {"status": "ok"})
@@ -110,7 +112,7 @@ def round_start(request, party_id):
         party,
         grant,
         lambda: round_service.round_start(party=party),
-        "The round has started.",
+        _("The round has started."),
     )
 
 
@@ -122,7 +124,7 @@ def bell_ring(request, party_id):
         party,
         grant,
         lambda: round_service.bell_ring(party=party, by="host"),
-        "The bell rang.",
+        _("The bell rang."),
     )
 
 
@@ -135,7 +137,7 @@ def clock_ran_out(request, party_id):
         party,
         grant,
         lambda: round_service.bell_ring(party=party, by="clock"),
-        "Time is up.",
+        _("Time is up."),
     )
 
 
@@ -143,7 +145,8 @@ def clock_ran_out(request, party_id):
 def party_pause(request, party_id):
     party, grant = access.require_host(request, party_id)
     return _party_action(
-        request, party, grant, lambda: party_service.party_pause(party=party), "The game is paused."
+        request, party, grant, lambda: party_service.party_pause(party=party),
+        _("The game is paused."),
     )
 
 
@@ -151,7 +154,8 @@ def party_pause(request, party_id):
 def party_resume(request, party_id):
     party, grant = access.require_host(request, party_id)
     return _party_action(
-        request, party, grant, lambda: party_service.party_resume(party=party), "The game goes on."
+        request, party, grant, lambda: party_service.party_resume(party=party),
+        _("The game goes on."),
     )
 
 
@@ -159,7 +163,8 @@ def party_resume(request, party_id):
 def party_end(request, party_id):
     party, grant = access.require_host(request, party_id)
     return _party_action(
-        request, party, grant, lambda: party_service.party_end(party=party), "The party is over."
+        request, party, grant, lambda: party_service.party_end(party=party),
+        _("The party is over."),
     )
 
 
@@ -174,14 +179,16 @@ def player_leave(request, party_id):
 
     def done(leave):
         if leave.moved is None:
-            said = "A ghost takes their seat from now on."
+            said = _("A ghost takes their seat from now on.")
         else:
-            said = (
-                f"A ghost takes their place from now on; {leave.moved.name} changes chairs with "
-                f"it so that {leave.ghost.name} has a real partner (see the seating)."
-            )
+            said = _(
+                "A ghost takes their place from now on; %(moved)s changes chairs with it so that "
+                "%(ghost)s has a real partner (see the seating)."
+            ) % {"moved": leave.moved.name, "ghost": leave.ghost.name}
         for number in leave.keeper_reset:
-            said += f" At table {number} the player in seat 1 keeps score again."
+            said += " " + _("At table %(number)s the player in seat 1 keeps score again.") % {
+                "number": number
+            }
         return said
 
     return _party_action(request, party, grant, leave, done)
@@ -195,7 +202,7 @@ def player_arrive(request, party_id):
         player_service.player_arrive(party=party, name=request.POST.get("name", ""))
 
     return _party_action(
-        request, party, grant, arrive, "Welcome! They take a ghost's seat; their link is below."
+        request, party, grant, arrive, _("Welcome! They take a ghost's seat; their link is below.")
     )
 
 
@@ -215,7 +222,7 @@ def prize_rolloff(request, party_id, category):
 
     request.POST = request.POST.copy()
     request.POST["next"] = reverse("parties:results", args=[party.id]) + "#prizes"
-    return _party_action(request, party, grant, record, "Roll-off recorded.")
+    return _party_action(request, party, grant, record, _("Roll-off recorded."))
 
 
 @require_POST
@@ -226,17 +233,17 @@ def pot_set(request, party_id):
             pot_service.pot_set(party=party, data=request.POST)
         except pot_service.PotFormError as error:
             # The form again, open, as the host typed it, the refusal beside its field.
-            again = PotFormAgain(request.POST.dict(), str(error), error.field)
+            again = PotFormAgain(request.POST.dict(), rule_error_text(error), error.field)
             context = results_context(party, grant, pot_form=again)
             return render(request, "parties/results.html", context, status=400)
         except PartyError as error:  # anything else the party cannot take: said at the top
-            messages.error(request, str(error))
+            messages.error(request, rule_error_text(error))
             return redirect(reverse("parties:results", args=[party.id]) + "#pot")
-        messages.success(request, "The pot is set.")
+        messages.success(request, _("The pot is set."))
         return redirect(reverse("parties:results", args=[party.id]) + "#pot")
     request.POST = request.POST.copy()
     request.POST["next"] = reverse("parties:results", args=[party.id]) + "#pot"
     return _party_action(
         request, party, grant, lambda: pot_service.pot_set(party=party, data=request.POST),
-        "The pot is set.",
+        _("The pot is set."),
     )

@@ -8,6 +8,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -17,6 +19,7 @@ from parties.forms import PartyCreateForm, parse_player_file, preset_initial
 from parties.models import AccessLink, Party
 from parties.services import party as party_service
 from parties.services.errors import PartyError
+from parties.translation import rule_error_text
 from scoring import PRESETS
 
 
@@ -50,8 +53,10 @@ def party_create(request):
     if not access.party_creation_allowed(request):
         form.add_error(
             None,
-            "Too many parties were created from this network in the last hour. "
-            "Wait a while and try again; nothing was created.",
+            _(
+                "Too many parties were created from this network in the last hour. "
+                "Wait a while and try again; nothing was created."
+            ),
         )
         return render(request, "parties/create.html", {"form": form}, status=429)
     try:
@@ -62,7 +67,7 @@ def party_create(request):
             rules=form.cleaned_data["rules"],
         )
     except PartyError as error:
-        form.add_error(None, str(error))
+        form.add_error(None, rule_error_text(error))
         return render(request, "parties/create.html", {"form": form}, status=400)
     host_link = AccessLink.objects.get(party=party, role=AccessLink.Role.HOST)
     access.redeem(request, host_link)
@@ -108,7 +113,9 @@ def redeem(request, token):
     return redirect("parties:player", party_id=link.party_id, player_id=link.player_id)
 
 
-TOO_MANY_CODES = "Too many wrong codes from this phone. Wait ten minutes, or ask the host."
+TOO_MANY_CODES = gettext_lazy(
+    "Too many wrong codes from this phone. Wait ten minutes, or ask the host."
+)
 
 
 # The join page's browser id: a random value in a small signed cookie, sent only to /join/. The
@@ -178,7 +185,7 @@ def join(request):
         answer = render(
             request,
             "parties/join.html",
-            {"error": "No party has that code. Check it with the host.", "code": code[:16],
+            {"error": _("No party has that code. Check it with the host."), "code": code[:16],
              **then_tv},
             status=400,
         )

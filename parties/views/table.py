@@ -3,6 +3,7 @@
 import uuid
 
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -33,7 +34,8 @@ def table(request, party_id, number):
             "number": number,
             "rules": rules,
             "live_html": live_html[0] if live_html else "",
-            "quick": [(key, QUICK_LABELS[key]) for key in quick_outcomes(rules)],
+            # scoring's English labels, marked there for makemessages
+            "quick": [(key, _(QUICK_LABELS[key])) for key in quick_outcomes(rules)],
             "mini_faces": [f for f in range(1, 7) if f != round_.target],
             "mini_face_matters": mini_face_matters(rules),
             "roll_points": tap_hints.pending_points(rules, round_.target),

@@ -10,6 +10,7 @@ import segno
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -105,16 +106,16 @@ class Stage:
 
 def stage(party, round_) -> Stage:
     if party.status == Party.Status.FINISHED:
-        return Stage("over", "The party is over")
+        return Stage("over", _("The party is over"))
     if party.status == Party.Status.BREAK:
-        return Stage("break", "Break time")
+        return Stage("break", _("Break time"))
     if round_.status == Round.Status.PLAYING:
         if party.paused_at:
-            return Stage("paused", "Paused")
+            return Stage("paused", _("Paused"))
         if round_.bell_at:
-            return Stage("bell", "Bell! Finish your turn")
-        return Stage("playing", "In play")
-    return Stage("waiting", "Find your seat")
+            return Stage("bell", _("Bell! Finish your turn"))
+        return Stage("playing", _("In play"))
+    return Stage("waiting", _("Find your seat"))
 
 
 def grid_columns(count, width, height, *, aspect, tallest=None, balanced=False):

@@ -6,6 +6,9 @@
   const count = document.getElementById("player-count");
   if (!list || !box) return;
   box.hidden = false;
+  // The words in the page's language (strings.js, loaded by templates/parties/_js_strings.html);
+  // in English on a page without them.
+  const tn = window.buncoTn || ((key, n, one, other) => (n === 1 ? one : other).replace("%(count)s", n));
 
   function names() {
     return list.value.split("\n").map((s) => s.trim()).filter(Boolean);
@@ -13,7 +16,7 @@
   function showCount() {
     // How many ghosts (if any) fill the seats depends on the rules: the plan preview says it.
     const n = names().length;
-    count.textContent = n ? `${n} player${n > 1 ? "s" : ""}` : "";
+    count.textContent = n ? tn("player_count", n, "%(count)s player", "%(count)s players") : "";
   }
   function add() {
     const name = input.value.trim();

@@ -4,6 +4,9 @@
   const body = document.body;
   const party = body.dataset.party;
   if (!party) return;
+  // The words in the page's language (strings.js, loaded by templates/parties/_js_strings.html);
+  // in English on a page without them.
+  const t = window.buncoT || ((key, english, values) => english.replace(/%\((\w+)\)s/g, (m, name) => (values || {})[name]));
 
   let socket = null;
   let attempts = 0;
@@ -101,13 +104,13 @@
     if (message.seq <= lastSeq) return;  // already seen (or older than what we fetched)
     lastSeq = message.seq;
     if (message.type === "bell") return bell();
-    if (message.type === "round" && message.what === "closed") ring("Round over! See where to sit next.");
-    if (message.type === "round" && message.what === "finished") ring("That's the night! See the prizes.");
+    if (message.type === "round" && message.what === "closed") ring(t("round_closed", "Round over! See where to sit next."));
+    if (message.type === "round" && message.what === "finished") ring(t("night_over", "That's the night! See the prizes."));
     if (message.type === "round" && message.what === "started") {
-      ring("The round has started: roll!", { bell: false });
+      ring(t("round_started", "The round has started: roll!"), { bell: false });
     }
     if (message.type === "round" && message.what === "reopened") {
-      ring("A roll was taken back: the round is in play again.", { bell: false });
+      ring(t("round_reopened", "A roll was taken back: the round is in play again."), { bell: false });
     }
     resync();
   }
@@ -140,7 +143,7 @@
     const shown = view.where ? fillWhere(view.where) : replacePieces(view.html);
     const live = document.getElementById("live");
     if (live) live.dataset.tables = view.tables;
-    ring("Round over! See where to sit next.");
+    ring(t("round_closed", "Round over! See where to sit next."));
     const later = shown ? (message.refetch_after || 0) + Math.random() * (message.refetch_within || 0) : 0;
     setTimeout(() => {
       if (tables() !== subscribed) reconnect();
@@ -159,7 +162,7 @@
     const words = (el) => (el ? el.textContent.replace(/\s+/g, " ").trim() : "");
     const sides = [...table.querySelectorAll(".side")].map(
       (side) => `${words(side.querySelector(".side-names"))} ${words(side.querySelector(".side-points"))}`);
-    const text = [`Table ${table.dataset.table}: ${sides.join(", ")}`,
+    const text = [t("table_said", "Table %(number)s: %(sides)s", { number: table.dataset.table, sides: sides.join(", ") }),
       words(table.querySelector(".phase")), words(table.querySelector(".turn"))]
       .filter(Boolean).join(". ");
     if (lastSaid === null) { lastSaid = text; return; }  // what the page showed as it opened
@@ -200,7 +203,7 @@
   // still showing a table from before the bell a while later (its update lost) fetches.
   const BELL_UPDATES_WAIT = 3000;
   function bell() {
-    ring("Bell! Finish your turn; the round is ending.");
+    ring(t("bell", "Bell! Finish your turn; the round is ending."));
     setTimeout(() => {
       if (document.querySelector('#live .live-table[data-bell="0"], #live #table-grid[data-bell="0"]')) resync();
     }, BELL_UPDATES_WAIT);
@@ -274,11 +277,11 @@
     bar.hidden = state === "on";
     bar.dataset.state = state;
     // The host's page and the TV are a laptop's or a wall's screen more often than a phone.
-    const device = ["host", "tv"].includes(body.dataset.role) ? "screen" : "phone";
+    const screen = ["host", "tv"].includes(body.dataset.role);
     bar.querySelector(".sound-text").textContent = {
-      ask: `Hear the bell on this ${device}?`,
-      locked: "Sound is off until you tap the screen.",
-      off: "Sound is off.",
+      ask: screen ? t("sound_ask_screen", "Hear the bell on this screen?") : t("sound_ask_phone", "Hear the bell on this phone?"),
+      locked: t("sound_locked", "Sound is off until you tap the screen."),
+      off: t("sound_off", "Sound is off."),
     }[state] || "";
     bar.querySelector(".sound-off").hidden = state !== "ask";
   }

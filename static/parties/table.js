@@ -7,20 +7,27 @@
 // again or dismisses it, and the outbox is drawn again from localStorage after every refresh
 // of the live region (htmx swaps #live whole).
 (function () {
+  // The words in the page's language (strings.js, loaded by templates/parties/_js_strings.html);
+  // in English on a page without them.
+  const t = window.buncoT || ((key, english, values) => english.replace(/%\((\w+)\)s/g, (m, name) => (values || {})[name]));
+  const tn = window.buncoTn || ((key, n, one, other, values) => t(key, n === 1 ? one : other, { ...values, count: n }));
+
   // What each state of a tap says. "sendable" states go out by themselves; the others wait for
   // the scorekeeper (an answer to "did they call it?", a resend, a dismissal).
   const WORDS = {
-    pending: "sending…",
-    offline: "offline, sends when back",
-    busy: "server busy, will resend",
-    asking: "waiting for “did they call it?”",
-    held_back: "held back (a tap before it was not saved): not sent",
-    paused: "paused, sends on resume",
-    saved: "saved",
+    pending: t("tap_pending", "sending…"),
+    offline: t("tap_offline", "offline, sends when back"),
+    busy: t("tap_busy", "server busy, will resend"),
+    asking: t("tap_asking", "waiting for “did they call it?”"),
+    held_back: t("tap_held_back", "held back (a tap before it was not saved): not sent"),
+    paused: t("tap_paused", "paused, sends on resume"),
+    saved: t("tap_saved", "saved"),
   };
   const SENDABLE = new Set(["pending", "offline", "busy"]);
   const UNSAVED = new Set(["pending", "offline", "busy", "asking"]);  // will change the table's version
-  const STALE_QUESTION = "Another phone entered a roll here just now: is yours a different roll?";
+  const STALE_QUESTION = t("tap_stale", "Another phone entered a roll here just now: is yours a different roll?");
+  // "2 points: saved": a tap's label (a button's own words, or the dice) and what became of it.
+  const says = (label, words) => t("tap_says", "%(tap)s: %(words)s", { tap: label, words });
   // Nobody reads a changed screen and begins a roll on it this quickly: a roll begun this soon
   // after the table changed was begun on what the screen showed before the change.
   const READ_GRACE_MS = 600;
@@ -187,22 +194,23 @@
     const buttons = [];
     if (item.state === "refused") {
       li.classList.add("error");
-      text.textContent = `${item.label}: not saved. ${item.message || ""}`.trim();
-      buttons.push(button("resend", item.id, "Send again"), button("dismiss", item.id, "Dismiss"));
+      // The server's words (its own sentence, in the server's language) follow, if any.
+      text.textContent = t("tap_refused", "%(tap)s: not saved. %(message)s", { tap: item.label, message: item.message || "" }).trim();
+      buttons.push(button("resend", item.id, t("send_again", "Send again")), button("dismiss", item.id, t("dismiss", "Dismiss")));
     } else if (item.state === "stale") {
       li.classList.add("error");
-      text.textContent = `${item.label}: ${STALE_QUESTION}`;
-      buttons.push(button("resend", item.id, "Enter it too"), button("dismiss", item.id, "Discard"));
+      text.textContent = says(item.label, STALE_QUESTION);
+      buttons.push(button("resend", item.id, t("enter_too", "Enter it too")), button("dismiss", item.id, t("discard", "Discard")));
     } else if (item.state === "held") {
-      text.textContent = `${item.label}: ${item.message || "kept for the host to apply."}`;
-      buttons.push(button("dismiss", item.id, "OK"));
+      text.textContent = says(item.label, item.message || t("tap_held", "kept for the host to apply."));
+      buttons.push(button("dismiss", item.id, t("ok", "OK")));
     } else if (item.state === "held_back") {
       li.classList.add("error");
-      text.textContent = `${item.label}: ${WORDS.held_back}`;
-      buttons.push(button("resend", item.id, "Send"), button("dismiss", item.id, "Dismiss"));
+      text.textContent = says(item.label, WORDS.held_back);
+      buttons.push(button("resend", item.id, t("send", "Send")), button("dismiss", item.id, t("dismiss", "Dismiss")));
     } else {
       const words = SENDABLE.has(item.state) && paused() ? WORDS.paused : WORDS[item.state];
-      text.textContent = `${item.label}: ${words || item.state}`;
+      text.textContent = says(item.label, words || item.state);
     }
     li.appendChild(text);
     if (buttons.length) {
@@ -226,7 +234,7 @@
     dock.id = "spare-dock";
     dock.className = "tap-dock";
     dock.setAttribute("role", "region");
-    dock.setAttribute("aria-label", "Your taps");
+    dock.setAttribute("aria-label", t("your_taps", "Your taps"));
     const list = document.createElement("ul");
     list.className = "outbox";
     list.setAttribute("aria-live", "polite");
@@ -244,7 +252,7 @@
       if (!items.length && lastSaved) {
         const li = document.createElement("li");
         li.className = "tap saved";
-        li.textContent = `${lastSaved}: ${WORDS.saved}`;
+        li.textContent = says(lastSaved, WORDS.saved);
         list.appendChild(li);
       }
     }
@@ -272,8 +280,8 @@
       const note = document.createElement("div");
       note.className = "side-pending";
       note.textContent = pending.known
-        ? `+${pending.points} not yet saved`
-        : `${pending.rolls} roll${pending.rolls > 1 ? "s" : ""} not yet saved`;
+        ? t("points_unsaved", "+%(points)s not yet saved", { points: pending.points })
+        : tn("rolls_unsaved", pending.rolls, "%(count)s roll not yet saved", "%(count)s rolls not yet saved");
       el.appendChild(note);
     }
   }
@@ -329,7 +337,7 @@
     if (response.status === 503 && data && data.status === "busy") return serverBusy([item, ...behind].map((i) => i.id), response, data);
     retryDelay = 1000;
     sending = false;
-    answered(item.id, response, data || { message: `The server answered ${response.status}.` });
+    answered(item.id, response, data || { message: t("server_answered", "The server answered %(status)s.", { status: response.status }) });
     // The answers of those sent behind it that the server took, in order; the rest stay
     // queued and go with the next request.
     const more = (response.ok && data && Array.isArray(data.more)) ? data.more : [];
@@ -390,7 +398,7 @@
     store(load().map((i) => {
       if (i.id === id) {
         behind = true;
-        return { ...i, state, message: data.message || "Not saved.", current: Number(data.version) || 0 };
+        return { ...i, state, message: data.message || t("not_saved", "Not saved."), current: Number(data.version) || 0 };
       }
       return behind && SENDABLE.has(i.state) ? { ...i, state: "held_back" } : i;
     }));
@@ -428,9 +436,10 @@
     const dialog = document.querySelector(".call-dialog");
     if (!dialog || dialog.open) return;
     const table = tableEl();
-    const who = table ? (table.querySelector(".roller-name") || {}).textContent || "the roller" : "the roller";
-    const word = item.ask === "bunco" ? "Bunco!" : "Mini Bunco!";
-    dialog.querySelector(".call-question").textContent = `Did ${who} call “${word}”?`;
+    const roller = t("the_roller", "the roller");
+    const who = table ? (table.querySelector(".roller-name") || {}).textContent || roller : roller;
+    const word = item.ask === "bunco" ? t("call_bunco", "Bunco!") : t("call_mini_bunco", "Mini Bunco!");
+    dialog.querySelector(".call-question").textContent = t("call_question", "Did %(who)s call “%(word)s”?", { who, word });
     dialog.dataset.tapId = item.id;
     dialog.returnValue = "";
     dialog.showModal();
@@ -473,7 +482,7 @@
     document.querySelector(".clear-dice").hidden = !pendingFaces.length;
     // Read out as words: the boxes side by side would read "11" for two 1s.
     const said = document.querySelector(".dice-said");
-    if (said) said.textContent = pendingFaces.length ? `Dice entered: ${pendingFaces.join(", ")}` : "";
+    if (said) said.textContent = pendingFaces.length ? t("dice_entered", "Dice entered: %(dice)s", { dice: pendingFaces.join(", ") }) : "";
   }
 
   function syncControls() {
@@ -525,7 +534,7 @@
     const pick = event.target.closest(".face-pick");
     if (pick) {
       e.querySelector(".mini-faces").close();
-      enqueue("roll", { outcome: "mini", face: pick.dataset.face }, `Mini Bunco of ${pick.dataset.face}s`);
+      enqueue("roll", { outcome: "mini", face: pick.dataset.face }, t("mini_bunco_of", "Mini Bunco of %(face)ss", { face: pick.dataset.face }));
       return;
     }
     if (event.target.closest(".cancel-mini")) { e.querySelector(".mini-faces").close(); started = null; }
@@ -543,7 +552,7 @@
     if (!e || !e.contains(form)) return;
     event.preventDefault();
     if (form.classList.contains("undo-form")) {
-      enqueue("undo", {}, "Undo");
+      enqueue("undo", {}, t("undo", "Undo"));
       return;
     }
     const outcome = form.dataset.outcome;

@@ -1,6 +1,7 @@
 """Create a 12-player demo party and print the links that open it."""
 
 from django.core.management.base import BaseCommand
+from django.utils.translation import gettext as _
 
 from parties import selectors
 from parties.party_codes import party_code_shown
@@ -26,7 +27,15 @@ class Command(BaseCommand):
             name="Demo Bunco Night", player_names=names, preset=preset, rules=PRESETS[preset]
         )
         code = party_code_shown(party.code)  # in groups, as the cards show it
-        self.stdout.write(f"Demo party “{party.name}”, code {code} ({preset} rules):")
+        self.stdout.write(
+            # Translators: the demo party's first line in the terminal; %(preset)s is the
+            # preset's key ("standard", "wba"), which the command's --preset option takes.
+            _("Demo party “%(name)s”, code %(code)s (%(preset)s rules):")
+            % {"name": party.name, "code": code, "preset": preset}
+        )
         for link in selectors.party_links(party, base_url):
             self.stdout.write(f"  {link.label:<20} {link.url}")
-        self.stdout.write(f"Players without a link: {base_url.rstrip('/')}/join/ code {code}")
+        join = f"{base_url.rstrip('/')}/join/"
+        self.stdout.write(
+            _("Players without a link: %(url)s code %(code)s") % {"url": join, "code": code}
+        )

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from bunco_site import home_server
 from parties import access, party_codes
@@ -54,9 +55,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, port, base_url, demo, verbosity, **options):
         if not settings.PARTY_SERVER:
-            raise CommandError("Start it from the command line: python manage.py party_server")
+            raise CommandError(
+                _("Start it from the command line: python manage.py party_server")
+            )
         if not 1 <= port <= 65535:
-            raise CommandError(f"--port {port}: a port is 1 to 65535.")
+            raise CommandError(_("--port %(port)s: a port is 1 to 65535.") % {"port": port})
         lan = home_server.lan_address()
         base = _base_url(base_url, lan, port)
         hosts = list(dict.fromkeys([*settings.ALLOWED_HOSTS, _host_entry(base)]))
@@ -95,39 +98,55 @@ class Command(BaseCommand):
             self._print_welcome(base, lan is None and not base_url, port)
             server.wait()
         except KeyboardInterrupt:
-            self.stdout.write("\nStopping; the party is kept for the next start.")
+            self.stdout.write("\n" + _("Stopping; the party is kept for the next start."))
         finally:
             _stop(server)
         if server.returncode not in (0, -signal.SIGTERM, -signal.SIGINT, None):
-            raise CommandError(f"The server stopped (exit code {server.returncode}).")
+            raise CommandError(
+                _("The server stopped (exit code %(code)s).") % {"code": server.returncode}
+            )
 
     def _print_welcome(self, base, no_network, port):
         out = self.stdout
         if no_network:
             out.write(self.style.WARNING(
-                "This laptop seems to have no network the phones could share: its only address "
-                "is 127.0.0.1.\nJoin the Wi-Fi your guests use and start again, or pass "
-                "--base-url with the address phones should open.\n"
-                f"Until then only this laptop can open http://127.0.0.1:{port}/\n"
+                _("This laptop seems to have no network the phones could share: its only "
+                  "address is 127.0.0.1.") + "\n"
+                + _("Join the Wi-Fi your guests use and start again, or pass --base-url with the "
+                    "address phones should open.") + "\n"
+                + _("Until then only this laptop can open %(url)s")
+                % {"url": f"http://127.0.0.1:{port}/"} + "\n"
             ))
         parties = list(
             Party.objects.exclude(status=Party.Status.FINISHED).order_by("-created_at")[:5]
         )
         host_link = _host_link(parties[0], base) if parties else base + "parties/new/"
-        out.write(self.style.SUCCESS("Bunco Night is serving the party."))
-        who = "This laptop's browser opens" if no_network else "Phones on this Wi-Fi open "
-        out.write(f"\n  {who}  {base}")
-        what = f"host “{parties[0].name}”" if parties else "host a new party"
-        out.write(f"  To {what}, open (or scan)  {host_link}\n")
+        out.write(self.style.SUCCESS(_("Bunco Night is serving the party.")))
+        if no_network:
+            # Translators: the banner lines up this address with the host link's, as the spaces say.
+            opens = _("This laptop's browser opens  %(url)s")
+        else:
+            # Translators: the banner lines up this address with the host link's, as the spaces say.
+            opens = _("Phones on this Wi-Fi open   %(url)s")
+        out.write("\n  " + opens % {"url": base})
+        if parties:
+            to_host = _("To host “%(party)s”, open (or scan)  %(url)s") % {
+                "party": parties[0].name, "url": host_link
+            }
+        else:
+            to_host = _("To host a new party, open (or scan)  %(url)s") % {"url": host_link}
+        out.write("  " + to_host + "\n")
         qr = io.StringIO()
         segno.make(host_link, error="l").terminal(out=qr, compact=True)
         out.write(qr.getvalue())
         for party in parties:
             code = party_codes.party_code_shown(party.code)  # in groups, as the cards show it
-            out.write(f"  {party.name} (code {code}): host link {_host_link(party, base)}")
+            out.write("  " + _("%(party)s (code %(code)s): host link %(url)s") % {
+                "party": party.name, "code": code, "url": _host_link(party, base)
+            })
         out.write(
-            f"\n  Data (database, secret key): {settings.DATA_DIR}\n"
-            "  A restart keeps the party and every link. Stop with Ctrl-C.\n"
+            "\n  " + _("Data (database, secret key): %(folder)s") % {"folder": settings.DATA_DIR}
+            + "\n  " + _("A restart keeps the party and every link. Stop with Ctrl-C.") + "\n"
         )
         out.flush()
 
@@ -138,20 +157,29 @@ def _base_url(given, lan, port):
     IPv6 address (the server listens on IPv4 only)."""
     if not given:
         return f"http://{lan or '127.0.0.1'}:{port}/"
-    example = f"give an address like http://192.168.1.23:{port} or http://mylaptop.local:{port}"
+    example = _("give an address like %(first)s or %(second)s") % {
+        "first": f"http://192.168.1.23:{port}", "second": f"http://mylaptop.local:{port}"
+    }
     parts = urlsplit(given if "://" in given else f"http://{given}")
     try:
         named_port = parts.port
     except ValueError:
-        raise CommandError(f"--base-url {given}: that port is not a number; {example}") from None
+        raise CommandError(
+            _("--base-url %(given)s: that port is not a number; %(example)s")
+            % {"given": given, "example": example}
+        ) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise CommandError(f"--base-url {given}: {example}")
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
         raise CommandError(
-            f"--base-url {given}: the app answers at its root, so no path; {example}"
+            _("--base-url %(given)s: the app answers at its root, so no path; %(example)s")
+            % {"given": given, "example": example}
         )
     if ":" in parts.hostname:
-        raise CommandError(f"--base-url {given}: the party server listens on IPv4; {example}")
+        raise CommandError(
+            _("--base-url %(given)s: the party server listens on IPv4; %(example)s")
+            % {"given": given, "example": example}
+        )
     host = parts.hostname
     if named_port is None and parts.scheme == "http":
         named_port = port  # "mylaptop.home" means this server, not port 80
@@ -181,8 +209,8 @@ def _check_port_free(port):
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
                 raise CommandError(
-                    f"Port {port} is in use (another party server?). Stop it, or start this "
-                    f"one with --port {port + 1}."
+                    _("Port %(port)s is in use (another party server?). Stop it, or start this "
+                      "one with --port %(next)s.") % {"port": port, "next": port + 1}
                 ) from None
             raise
 
@@ -191,13 +219,17 @@ def _wait_until_serving(server, port):
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise CommandError(f"The server did not start (exit code {server.returncode}).")
+            raise CommandError(
+                _("The server did not start (exit code %(code)s).") % {"code": server.returncode}
+            )
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
                 return
         except (OSError, urllib.error.URLError):
             time.sleep(0.2)
-    raise CommandError(f"The server did not answer within {STARTUP_SECONDS} s.")
+    raise CommandError(
+        _("The server did not answer within %(seconds)s s.") % {"seconds": STARTUP_SECONDS}
+    )
 
 
 def _stop(server):
