@@ -8,7 +8,9 @@ A test needs a service by its marker (registered in pyproject.toml):
 - `needs_redis_server`: the `redis-server` and `redis-cli` programs (tests/faults starts a
   Redis of its own on a free port, never the shared one);
 - `needs_chromium`: Debian's Chromium (/usr/bin/chromium);
-- `needs_haproxy`: Debian's haproxy (on PATH, or /usr/sbin/haproxy).
+- `needs_haproxy`: Debian's haproxy (on PATH, or /usr/sbin/haproxy);
+- `needs_gettext`: GNU gettext's programs, which Django's makemessages runs (the translation
+  catalogs' checks: apt-get install gettext).
 
 Most tests get their marker from a fixture they use, so a new test that uses the fixture is
 marked without being told (FIXTURE_NEEDS below); a test that reaches a service by itself
@@ -102,6 +104,7 @@ SERVICES = (
     Service("needs_redis_server", _programs("redis-server", "redis-cli")),
     Service("needs_chromium", _chromium),
     Service("needs_haproxy", _haproxy),
+    Service("needs_gettext", _programs("msgfmt", "msgmerge", "xgettext", "msgen", "msgfilter")),
 )
 
 # What the shared fixtures reach (tests/conftest.py, tests/e2e, tests/faults): a test using
