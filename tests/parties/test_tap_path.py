@@ -14,6 +14,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from bunco_site.asgi import application, django_asgi_app
 from bunco_site.fast import tap_path
@@ -463,3 +464,20 @@ async def test_the_closing_taps_table_update_reaches_phones_before_the_round_clo
     closed = await sync_to_async(Round.objects.filter(party=party, status="closed").count)()
     assert closed == 1
     await phone.disconnect()
+
+
+@pytest.mark.parametrize("language", ["es", "fr"])
+async def test_both_doors_refuse_in_the_phones_language_and_say_which(language):
+    """A refusal reaches the scorekeeper in the phone's language, from either door, with the
+    Content-Language Django's LocaleMiddleware sends."""
+    party, keeper = await sync_to_async(_setup)(role="table", table__number=2)
+    await sync_to_async(party_pause)(party=party)
+    asked = {"accept-language": f"{language},en;q=0.5"}
+    lean = await post(tap_path.TapPath(CountingDjango()), keeper, 2, tap(0), **asked)
+    view = await post(django_asgi_app, keeper, 2, tap(0), **asked)
+    with translation.override(language):
+        said = translation.gettext("The host has paused the game; wait for the host to resume it.")
+    assert said != "The host has paused the game; wait for the host to resume it."
+    assert lean["json"] == view["json"] == {"status": "refused", "message": said}
+    assert (b"content-language", language.encode()) in header_set(lean)
+    assert header_set(lean) == header_set(view)
