@@ -94,3 +94,18 @@ def own_hosts(lan: str | None = None) -> list[str]:
     if lan:
         hosts.add(lan)
     return sorted(hosts)
+
+
+def terminal_language(environ=os.environ) -> str | None:
+    """The language the host's terminal speaks (LC_ALL, LC_MESSAGES or LANG, as "es_ES.UTF-8"),
+    as a code the site has ("es"), or None: the party server's banner and errors in it."""
+    from django.utils import translation
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "").split(".")[0].split("@")[0]
+        if value and value not in ("C", "POSIX"):
+            try:
+                return translation.get_supported_language_variant(value.replace("_", "-").lower())
+            except LookupError:
+                return None
+    return None

@@ -146,6 +146,18 @@ def test_bad_options_say_what_is_wrong_and_start_nothing(tmp_path, args, message
     assert not (tmp_path / "db.sqlite3").exists()
 
 
+def test_a_host_whose_terminal_speaks_spanish_reads_the_server_in_spanish(tmp_path):
+    from django.utils import translation
+
+    env = clean_env(BUNCO_DATA_DIR=str(tmp_path), LANG="es_ES.UTF-8", LC_ALL="")
+    server = PartyServer(free_port(), tmp_path, ["--port", "0"], env=env)
+    with translation.override("es"):
+        said = translation.gettext("--port %(port)s: a port is 1 to 65535.") % {"port": 0}
+    assert "65535" in said and said != "--port 0: a port is 1 to 65535."
+    with pytest.raises(RuntimeError, match=re.escape(said)):
+        server.start(timeout=30)
+
+
 @pytest.mark.slow
 def test_a_port_in_use_is_named_with_the_way_out(tmp_path):
     port = free_port()

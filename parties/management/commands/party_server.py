@@ -26,6 +26,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bunco_site import home_server
@@ -54,6 +55,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, port, base_url, demo, verbosity, **options):
+        if language := home_server.terminal_language():
+            translation.activate(language)  # the host reads the banner in the terminal's language
         if not settings.PARTY_SERVER:
             raise CommandError(
                 _("Start it from the command line: python manage.py party_server")
