@@ -30,3 +30,12 @@ if _prefix and os.environ.get("REDIS_URL"):
         }
     }
     CACHES = {"default": {**_app.CACHES["default"], "KEY_PREFIX": f"bunco-{_prefix}"}}
+    if _worker and not os.environ.get("BUNCO_TEST_PREFIX"):
+        # A worker's own cache also gets a Redis database of its own (1 to 15; the servers'
+        # and other runs' stay on the URL's): with prefixes alone, the rate-limit tests'
+        # counts lost keys while another worker's ran (pub/sub ignores databases).
+        from urllib.parse import urlparse
+
+        _url = urlparse(os.environ["REDIS_URL"])
+        _db = 1 + int(_worker.removeprefix("gw") or 0) % 15
+        CACHES["default"]["LOCATION"] = _url._replace(path=f"/{_db}").geturl()

@@ -7,6 +7,7 @@ import re
 import socket
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,9 @@ def pytest_run(*args, **env):
     # be the outer run's own test_<name>, in use (DATABASE_URL is CI's second pass).
     environ = {k: v for k, v in os.environ.items()
                if not k.startswith(("BUNCO_", "PYTEST_XDIST_")) and k != "DATABASE_URL"}
+    # A Redis prefix of its own: the inner run's workers are named gw0, gw1 too, and each
+    # clears its own prefix's keys before every test (tests/parties/conftest.py).
+    environ["BUNCO_TEST_PREFIX"] = f"inner{uuid.uuid4().hex[:10]}"
     environ.update(env)
     return subprocess.run(  # every tier: the selection holds tests of the slow one
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", "slow or not slow", *args],
