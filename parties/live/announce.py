@@ -1,5 +1,7 @@
 """Pushes to the phones, sent only after the write commits. Each update is rendered or
-serialised once, and the same bytes go to every phone that shows it (docs/performance.md).
+serialised once for each language the party's phones read (parties.live.languages; once, where
+they all read the default), and the same bytes go to every phone that shows it in that
+language (docs/performance.md).
 
 The database is the truth and a push is only a hint: a push that cannot be sent (Redis down)
 is logged, never turned into an error for a write that has already been saved, and once the
