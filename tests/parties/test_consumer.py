@@ -53,9 +53,9 @@ async def connect(party_id, cookie, tables="", query=None):
         headers=[(b"origin", b"http://localhost"), (b"cookie", cookie.encode()),
                  (b"host", b"localhost")],
     )
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=10)
     if connected:
-        communicator.hello = json.loads(await communicator.receive_from())
+        communicator.hello = json.loads(await communicator.receive_from(timeout=10))
         assert communicator.hello["type"] == "hello"
     return communicator, connected, code
 

@@ -38,9 +38,9 @@ async def phone(party, cookie, accept_language=None, chosen=None):
         headers.append((b"accept-language", accept_language.encode()))
     communicator = WebsocketCommunicator(
         application, f"/ws/parties/{party.id}/?tables=2", headers=headers)
-    connected, _code = await communicator.connect()
+    connected, _code = await communicator.connect(timeout=10)
     assert connected
-    assert json.loads(await communicator.receive_from())["type"] == "hello"
+    assert json.loads(await communicator.receive_from(timeout=10))["type"] == "hello"
     return communicator
 
 
@@ -63,11 +63,11 @@ async def test_each_phone_at_a_table_gets_the_update_in_its_own_language():
     french = await phone(party, cookie, chosen="fr")
     await sync_to_async(round_start)(party=party)
     for each in (english, spanish, french):
-        assert json.loads(await each.receive_from())["what"] == "started"
+        assert json.loads(await each.receive_from(timeout=10))["what"] == "started"
 
     await tap_at_table_two(party)
     for each, language in ((english, "en"), (spanish, "es"), (french, "fr")):
-        pushed = json.loads(await each.receive_from())
+        pushed = json.loads(await each.receive_from(timeout=10))
         assert (pushed["type"], pushed["table"], pushed["version"]) == ("table", 2, 1)
         rolling = in_language(language, PHASE_LABELS["playing"])
         assert rolling in pushed["html"], (language, rolling)
@@ -83,12 +83,12 @@ async def test_a_party_read_in_one_language_renders_each_update_once(monkeypatch
     cookie = await sync_to_async(_phone_cookie)(party, role="player", player__name="Ann")
     english = await phone(party, cookie)
     await sync_to_async(round_start)(party=party)
-    await english.receive_from()
+    await english.receive_from(timeout=10)
     rendered = []
     real = announce.fragments.render_table
     monkeypatch.setattr(announce.fragments, "render_table",
                         lambda **kw: rendered.append(translation.get_language()) or real(**kw))
     await tap_at_table_two(party)
-    assert json.loads(await english.receive_from())["type"] == "table"
+    assert json.loads(await english.receive_from(timeout=10))["type"] == "table"
     assert rendered == ["en"]
     await english.disconnect()

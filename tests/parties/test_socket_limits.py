@@ -24,6 +24,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 NINES = "9" * 5000  # past Python's limit on the digits int() reads (4,300)
 CAP = 20  # sockets one session may hold open in a process (settings' PARTY_SOCKETS_PER_SESSION)
 TOO_MANY = 4429  # the close code refusing one more (consumers.TOO_MANY_SOCKETS)
+# Seconds a socket may take to open, or to be refused: twenty open at once, and on a loaded
+# machine (both cores busy) that took longer than Channels' default second.
+WAIT = 10
 
 
 def code_cookie(party):
@@ -59,9 +62,9 @@ def socket(party_id, cookie, query=b"tables=1"):
 async def opened(party_id, cookie, query=b"tables=1"):
     """The socket, open, past its hello; fails the test if it was refused."""
     communicator = socket(party_id, cookie, query)
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=WAIT)
     assert connected, f"refused with {code}"
-    hello = json.loads(await communicator.receive_from())
+    hello = json.loads(await communicator.receive_from(timeout=WAIT))
     assert hello["type"] == "hello"
     return communicator
 
@@ -148,7 +151,7 @@ async def open_all(party_id, cookie, count):
 
 async def refused(party_id, cookie):
     communicator = socket(party_id, cookie)
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=WAIT)
     assert not connected, "accepted past the cap"
     return code
 
