@@ -87,7 +87,7 @@ class Room:
         form = {"tap_id": str(uuid.uuid4()), "seen": str(self.versions[number]),
                 "outcome": outcome}
         (_status, answer), _outbox = _in_worker(
-            self.loop, self.entry["id"], number, tap_fields(form), None, self.keys[number]
+            self.loop, self.entry["id"], number, tap_fields(form), None, self.keys[number], "en"
         )
         assert answer["status"] == "saved", answer
         self.versions[number] = answer["version"]

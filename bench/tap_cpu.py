@@ -4,7 +4,7 @@ insert, the commit; and the table's render), called in a loop on PostgreSQL, no 
 websockets; the render's push is not sent. A quick A/B for the tap's statements (bench.live
 measures the whole path).
 
-    .venv/bin/python -m bench.tap_cpu [--taps 3000]
+    .venv/bin/python -m bench.tap_cpu [--taps 3000] [--language es]
 
 Prints one JSON line: CPU (user + system) of this process and of the PostgreSQL processes
 serving its database, and wall time, per tap in µs, medians of 5 batches.
@@ -24,13 +24,14 @@ from bench.servers import prepare
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--taps", type=int, default=3000)
+    parser.add_argument("--language", default="en", help="the tapping phone's language")
     args = parser.parse_args()
     database = fixtures.create_database()
     try:
         env = fixtures.server_env(database)
         prepare(env, static=False)
         fixtures.setup_django(env)
-        print(json.dumps(measure(args.taps)))
+        print(json.dumps(measure(args.taps, args.language)))
     finally:
         from django.db import connections
 
@@ -38,7 +39,7 @@ def main():
         database.drop()
 
 
-def measure(taps):
+def measure(taps, language="en"):
     import asyncio
     import threading
 
@@ -59,7 +60,7 @@ def measure(taps):
         number = i % party["tables"] + 1
         form = {"tap_id": str(uuid.uuid4()), "seen": str(versions[number]), "outcome": "miss"}
         (_status, answer), _outbox = _in_worker(
-            loop, party["id"], number, tap_fields(form), None, session_key
+            loop, party["id"], number, tap_fields(form), None, session_key, language
         )
         assert answer["status"] == "saved", answer
         versions[number] = answer["version"]
