@@ -3,9 +3,10 @@
 import dataclasses
 
 from django import forms
+from django.conf import settings
 from django.utils.functional import lazy
+from django.utils.translation import get_language, get_supported_language_variant, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from parties.exchange import player_csv
 from parties.pages.rules_summary import choice_label, option_label
@@ -137,6 +138,14 @@ def preset_initial(preset):
     return {"preset": preset, **options}
 
 
+def hosts_language():
+    """The language the host's browser reads this page in, as one of the site's languages."""
+    try:
+        return get_supported_language_variant(get_language() or settings.LANGUAGE_CODE)
+    except LookupError:
+        return settings.LANGUAGE_CODE
+
+
 class PartyCreateForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Party name"), max_length=80, initial="Bunco Night")
     players = forms.CharField(
@@ -162,6 +171,16 @@ class PartyCreateForm(forms.Form):
         choices=[(key, preset_title_lazy(key)) for key in PRESETS],
         initial="standard",
     )
+    # The language of the party's paper: the host's own, unless they choose another.
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language of the printouts"),
+        choices=settings.LANGUAGES,
+        help_text=gettext_lazy(
+            "The rule sheet, score sheets, cards and results print in it; every phone still "
+            "reads the language it chose."
+        ),
+        required=False,  # a form sent without it (an older page) gets the host's language
+    )
     # The preset the rule fields on the page were drawn for. Picking a preset redraws them
     # (htmx); a form sent before that arrived holds the previous preset's rules, which the
     # host did not choose.
@@ -171,6 +190,7 @@ class PartyCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["language"].initial = hosts_language()
         for f in dataclasses.fields(Rules):
             self.fields[f.name] = _option_field(f)
             self.fields[f.name].initial = PRESETS["standard"].to_options()[f.name]
@@ -187,6 +207,9 @@ class PartyCreateForm(forms.Form):
 
     def option_fields(self):
         return [self[name] for name in OPTION_NAMES]
+
+    def clean_language(self):
+        return self.cleaned_data["language"] or hosts_language()
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())

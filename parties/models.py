@@ -28,6 +28,9 @@ class Party(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     paused_at = models.DateTimeField(null=True, blank=True, help_text="taps wait while paused")
     pot = models.JSONField(default=dict, blank=True, help_text="scoring.Pot.to_dict(): the buy-in")
+    # The language of the party's paper (rule sheet, score and tally sheets, cards, the results
+    # print), chosen by the host; every phone still reads its own language on screen.
+    language = models.CharField(max_length=8, default="en")
 
     class Meta:
         verbose_name_plural = _("parties")
@@ -46,6 +49,14 @@ class Party(models.Model):
         from scoring.pot import Pot
 
         return Pot.from_dict(self.pot)
+
+    @property
+    def pot_currency(self):
+        """The code of the currency the pot is in: the host's choice, or (a pot saved before pots
+        had one) the one of the party's language."""
+        from parties.money import default_currency
+
+        return self.prize_pot.currency or default_currency(self.language)
 
 
 class Player(models.Model):
@@ -183,8 +194,11 @@ class Correction(models.Model):
     made_by = models.CharField(max_length=40, help_text="the role that made it, e.g. host")
     made_at = models.DateTimeField(auto_now_add=True)
     note = models.CharField(max_length=200, blank=True)
-    # What it changed, in words, for the host's page and the results ("Table 2 of round 3:
-    # Ann and Bo now lose").
+    # What it changed, a line each, for the host's page ("Set 1, round 3, table 2: Ann & Bo now
+    # lose"): kept as message ids and their values, worded when read in the reader's language
+    # (parties.translation: later, correction_effects).
+    effect_messages = models.JSONField(default=list, blank=True)
+    # What corrections made before effect_messages changed, in English lines, shown as stored.
     effects = models.TextField(blank=True)
 
     def __str__(self):
@@ -291,7 +305,11 @@ class LateTap(models.Model):
     # What the phone sent, as roll_record takes it: dice (a list) or outcome and face,
     # called (true, false or null), seen, and whether the phone had heard the bell.
     fields = models.JSONField()
-    description = models.CharField(max_length=200, help_text="e.g. 2 points for Ann")
+    # What it was, for the host ("2 points for Ann; made before the bell"): kept as message ids
+    # and their values, worded when read (parties.translation.late_tap_description).
+    description_messages = models.JSONField(default=list, blank=True)
+    # What late taps held before description_messages said it, in English, shown as stored.
+    description = models.CharField(max_length=200, blank=True)
     entered_by = models.CharField(max_length=40)
     created_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
@@ -303,7 +321,10 @@ class LateTap(models.Model):
         ordering = ["party", "created_at", "id"]
 
     def __str__(self):
-        return f"Late tap at {self.table}: {self.description} ({self.get_status_display()})"
+        from parties.translation import late_tap_description
+
+        said = late_tap_description(self)
+        return f"Late tap at {self.table}: {said} ({self.get_status_display()})"
 
 
 class ScoreSheetLine(models.Model):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from parties import access, state
 from parties.models import AccessLink, Party, PrizeRollOff, Round, ScoreSheetLine, Seat
+from parties.translation import player_name
 from scoring import partner_seat, settle_prize, side_seats
 from scoring.seating import table_plays_alone
 
@@ -26,7 +27,7 @@ def current_round(party: Party) -> Round:
 class SeatView:
     position: int
     player_id: int
-    name: str
+    name: str  # in the reader's language, a ghost's (translation.player_name)
     is_ghost: bool
     partner: str  # "" at a table of players alone, which has no partners
     keeps_score: bool = False  # chosen as the table's scorekeeper this round
@@ -101,13 +102,13 @@ def _table_view(number, seats, alone) -> TableView:
 
     def partner_name(position):
         partner = by_position.get(partner_seat(position, alone))
-        return partner.player.name if partner else ""
+        return player_name(partner.player.name, partner.player.is_ghost) if partner else ""
 
     views = [
         SeatView(
             s.position,
             s.player_id,
-            s.player.name,
+            player_name(s.player.name, s.player.is_ghost),
             s.player.is_ghost,
             partner_name(s.position),
             s.keeps_score,
@@ -295,7 +296,9 @@ def fuzzy_die(party) -> FuzzyDieView | None:
     at_start = rules.fuzzy_die_starts == "head_table" and holder.id == starts.first_holder_id(
         party
     )
-    return FuzzyDieView(holder.name, _("head table") if at_start else "")
+    return FuzzyDieView(
+        player_name(holder.name, holder.is_ghost), _("head table") if at_start else ""
+    )
 
 
 @dataclass(frozen=True)
@@ -478,7 +481,7 @@ def round_rolls(round_):
         RollRow(
             r.id,
             r.table.number,
-            r.roller.name,
+            player_name(r.roller.name, r.roller.is_ghost),
             r.dice,
             r.called,
             r.phase,

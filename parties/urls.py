@@ -38,6 +38,9 @@ urlpatterns = [
     ),
     path("parties/<id:party_id>/host/links/<id:link_id>/qr.svg", host.link_qr, name="link_qr"),
     path("parties/<id:party_id>/host/cards/", paper.table_cards, name="table_cards"),
+    path(
+        "parties/<id:party_id>/host/paper-language/", host.paper_language, name="paper_language"
+    ),
     path("parties/<id:party_id>/host/player-cards/", paper.player_cards, name="player_cards"),
     path("parties/<id:party_id>/rules/", paper.rules_sheet, name="rules_sheet"),
     path("parties/<id:party_id>/sheets/", paper.score_sheets, name="score_sheets"),

@@ -15,6 +15,17 @@ from scoring.messages import RuleError, gettext_noop
 
 TIED = ("rolloff", "split")
 UNITS = ("percent", "amount")
+# The currencies a pot may be in: each one's code, symbol and name. Amounts are whole cents in
+# every one of them; the shell writes them with the reader's separators (parties.translation).
+CURRENCIES = {
+    "USD": ("$", gettext_noop("US dollar")),
+    "CAD": ("$", gettext_noop("Canadian dollar")),
+    "MXN": ("$", gettext_noop("Mexican peso")),
+    "EUR": ("€", gettext_noop("euro")),
+    "GBP": ("£", gettext_noop("pound sterling")),
+    "AUD": ("$", gettext_noop("Australian dollar")),
+    "CHF": ("CHF", gettext_noop("Swiss franc")),
+}
 
 
 class PotError(RuleError):
@@ -27,6 +38,7 @@ class Pot:
     shares: tuple[tuple[str, int], ...] = ()  # (prize category, weight); () means equal
     unit: str = "percent"  # how the host entered the shares (percent, or amount in cents)
     tied: str = "rolloff"  # a tied prize: settled by roll-off, or its money split
+    currency: str = ""  # a code of CURRENCIES; "" (a pot saved before pots had one): the party's
 
     def __post_init__(self) -> None:
         if type(self.buy_in_cents) is not int or self.buy_in_cents < 0:
@@ -44,6 +56,11 @@ class Pot:
                 first=TIED[0],
                 second=TIED[1],
                 tied=self.tied,
+            )
+        if self.currency and self.currency not in CURRENCIES:
+            raise PotError(
+                gettext_noop("%(currency)r is not a currency this pot can be in"),
+                currency=self.currency,
             )
         names = [name for name, _ in self.shares]
         if len(set(names)) != len(names):
@@ -78,6 +95,7 @@ class Pot:
             "shares": [[name, weight] for name, weight in self.shares],
             "unit": self.unit,
             "tied": self.tied,
+            "currency": self.currency,
         }
 
     @classmethod
@@ -153,13 +171,25 @@ def split_pot(
     return PotSplit(total, per_prize, per_winner, tuple(unsettled), unwon)
 
 
+SYMBOLS = "".join(sorted({symbol for symbol, _ in CURRENCIES.values() if len(symbol) == 1}))
+
+
 def parse_money(text: str) -> int:
-    """A typed amount ("6", "6.5", "$6.50", "6,50") as cents; PotError saying why if not."""
+    """A typed amount ("6", "6.5", "$6.50", "6,50 €", "1.200,50", "CHF 5") as cents; PotError
+    saying why if not."""
     if not text.strip():
         return 0  # nothing typed: no buy-in
-    cleaned = text.strip().lstrip("$€£").strip()
-    # "1,200.50" (commas between thousands) or "6,50" (a decimal comma)
-    cleaned = cleaned.replace(",", "") if "." in cleaned else cleaned.replace(",", ".")
+    cleaned = " ".join(text.split()).upper().strip(SYMBOLS + " ")
+    for code in CURRENCIES:  # "5 CHF", "MXN 100"
+        cleaned = cleaned.removeprefix(code).removesuffix(code).strip(SYMBOLS + " ")
+    cleaned = cleaned.replace(" ", "")  # "1 200,50": a space between thousands
+    # Of "." and ",", the last typed is the decimal mark when both are ("1,200.50", "1.200,50");
+    # a comma alone is one ("6,50").
+    if "." in cleaned and "," in cleaned:
+        thousands = "," if cleaned.rfind(".") > cleaned.rfind(",") else "."
+        cleaned = cleaned.replace(thousands, "").replace(",", ".")
+    else:
+        cleaned = cleaned.replace(",", ".")
     whole, _, fraction = cleaned.partition(".")
     if cleaned in ("", ".") or not (whole or "0").isdigit() or (
         fraction and (not fraction.isdigit() or len(fraction) > 2)
@@ -174,6 +204,7 @@ def parse_money(text: str) -> int:
 
 
 def money(cents: int) -> str:
+    """An amount as a machine writes it ("1,234.50"): the shell writes it for the reader."""
     return f"{cents // 100:,}.{cents % 100:02d}"
 
 

@@ -24,9 +24,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from parties import selectors, state
-from parties.models import Party, Roll
+from parties.models import Correction, Party, Roll
 from parties.pages.pot import pot_view
 from parties.services.changes import lock_party
+from parties.translation import correction_effects, player_name, who_text
 from scoring import score_roll
 from scoring.party import standing
 from scoring.quick import entry_words
@@ -220,6 +221,9 @@ STANDINGS_HEADER = [
 ]
 
 
+CENT = Decimal("0.01")
+
+
 def standings_table(party: Party):
     """The results page's standings, in its order, with each player's rank (players equal on
     what ranks them share it), the prizes they won (or are tied for, before the roll-off), and
@@ -237,9 +241,13 @@ def standings_table(party: Party):
         for player_id, _name in prize.winners:
             won.setdefault(player_id, []).append(label)
     pot = pot_view(party, prizes)
-    # The pot's amounts as numbers (it shows them as "1,234.50"), so a spreadsheet adds them.
-    takes = {name: Decimal(amount.replace(",", "")) for name, amount in pot.take_home}
-    header = [str(h) for h in STANDINGS_HEADER] + ([_("Takes home")] if pot.on else [])
+    # The pot's amounts as numbers ("1234.50", whatever the reader's language), so a spreadsheet
+    # adds them; the column's heading names the currency.
+    takes = {
+        name: (Decimal(cents) / 100).quantize(CENT) for name, cents in pot.take_home_cents.items()
+    }
+    taken = _("Takes home (%(currency)s)") % {"currency": pot.currency}
+    header = [str(h) for h in STANDINGS_HEADER] + ([taken] if pot.on else [])
     table, rank, previous = [], 0, None
     for place, row in enumerate(rows, start=1):
         key = standing(row.sheet, rules)
@@ -285,8 +293,8 @@ def rolls_table(party: Party):
             roll.round.bunco_set.number,
             roll.round.number,
             roll.table.number,
-            roll.roller.name,
-            entry_words(roll.outcome, roll.face, roll.dice),
+            player_name(roll.roller.name, roll.roller.is_ghost),
+            entry_words(roll.outcome, roll.face, roll.dice, gettext=_),
             score.points if score else "",
             kinds.get(score.kind, "") if score else "",
             _yes(roll.called) if score and score.kind in asked else "",  # only where asked
@@ -295,7 +303,7 @@ def rolls_table(party: Party):
             _yes(roll.phase == Roll.Phase.ROLLOFF),
             _yes(roll.voided_by_id),
             correction_words(roll.voided_by) if roll.voided_by else "",
-            roll.entered_by,
+            who_text(roll.entered_by),
             _when(roll.created_at),
             str(roll.tap_id),
         ])
@@ -326,16 +334,19 @@ def roll_score(roll, rules):
 
 
 def correction_words(correction):
-    """The correction that voided a roll, for the rolls file: its kind in the reader's language;
-    who made it and its note as stored (English)."""
+    """The correction that voided a roll, for the rolls file: its kind and who made it in the
+    reader's language, and the host's note as typed."""
     # Translators: "kind" is a correction's kind ("Undo", "Void"...); "who" the role that made
     # it, as stored ("host", "table 2"); "when" a date and time.
     words = _("%(kind)s by %(who)s, %(when)s") % {
         "kind": correction.get_kind_display(),
-        "who": correction.made_by,
+        "who": who_text(correction.made_by),
         "when": _when(correction.made_at),
     }
-    return f"{words}: {correction.note}" if correction.note else words
+    detail = correction.note  # the host's words; else what a correction made of the roll
+    if not detail and correction.kind in (Correction.Kind.CORRECT, Correction.Kind.LATE_TAP):
+        detail = next(iter(correction_effects(correction)), "")
+    return f"{words}: {detail}" if detail else words
 
 
 # -- download names -------------------------------------------------------------------------------

@@ -64,10 +64,10 @@ def next_seat_views(*, party_id, status, rules, closed_seating, next_round, seat
     `seats` are the next round's seats as the close wrote them (round_close.NewSeat, with
     `table` and `player` as a Seat has them), in table and seat order;
     `status` the party's status once the round has closed."""
-    tables = selectors.table_views(seats, rules)
     views = {}
     for language in languages.read_at(party_id):
         with translation.override(language):
+            tables = selectors.table_views(seats, rules)  # a ghost's name is in the language
             views[language] = _views(party_id, status, rules, closed_seating, next_round, tables)
     return views
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from parties import state
 from parties.models import Correction, LateTap, Roll, Round
 from parties.selectors import undoable_closed_round
-from parties.translation import who_text
+from parties.translation import correction_effects, late_tap_description, player_name, who_text
 from scoring.quick import entry_words
 
 
@@ -38,7 +38,7 @@ def roll_row(roll):
         roll.id,
         round_name(roll.round.bunco_set.number, roll.round.number),
         roll.table.number,
-        roll.roller.name,
+        player_name(roll.roller.name, roll.roller.is_ghost),
         entry_words(roll.outcome, roll.face, roll.dice, gettext=_),
         roll.called,
         roll.phase,
@@ -104,7 +104,7 @@ class AuditLine:
     made_by: str
     what: str
     round_name: str
-    effects: list
+    effects: list  # what it changed, a line each, in the reader's language
 
 
 def audit_lines(party):
@@ -134,18 +134,34 @@ def audit_lines(party):
                 who_text(c.made_by),
                 what if repeated else f"{what}: {c.note}",
                 round_name(c.round.bunco_set.number, c.round.number) if c.round else "",
-                [e for e in c.effects.splitlines() if e],
+                correction_effects(c),
             )
         )
     return lines
 
 
+@dataclass(frozen=True)
+class LateTapView:
+    id: int
+    table_number: int
+    set_number: int
+    round_number: int
+    description: str  # what the roll was, in the reader's language
+    created_at: object
+
+
 def pending_late_taps(party):
-    return list(
+    """The late rolls waiting for the host, oldest first."""
+    waiting = (
         LateTap.objects.filter(party=party, status=LateTap.Status.PENDING)
         .select_related("table", "round__bunco_set")
         .order_by("created_at", "id")
     )
+    return [
+        LateTapView(late.id, late.table.number, late.round.bunco_set.number, late.round.number,
+                    late_tap_description(late), late.created_at)
+        for late in waiting
+    ]
 
 
 def host_context(party):

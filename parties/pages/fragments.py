@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from parties import selectors
+from parties.translation import player_name
 from scoring.quick import entry_words
 
 # Read in the language active where the fragment is rendered (each push renders it once for
@@ -66,14 +67,14 @@ def table_context(*, party_id, live, number, seq, paused=False):
         sides.append(
             SideView(
                 index=side,
-                names=tuple(names[table.seats[seat - 1]][0] for seat in seats),
+                names=tuple(_name(names, table.seats[seat - 1]) for seat in seats),
                 points=table.points[side],
                 won=table.winner == side,
                 rolloff_score=(rolloff.scores[side] if rolloff and side in rolloff.sides else None),
             )
         )
     turn_seat = table.turn_seat
-    turn_player = names[table.seats[turn_seat - 1]] if turn_seat else None
+    turn_player = table.seats[turn_seat - 1] if turn_seat else None
     roller = table.roller
     phase = table.phase
     return {
@@ -94,22 +95,28 @@ def table_context(*, party_id, live, number, seq, paused=False):
         "rolloff_circuit": rolloff.circuit if rolloff else 0,
         "turn_seat": turn_seat,
         "seat_sides": ",".join(map(str, seat_sides)),
-        "turn_name": turn_player[0] if turn_player else "",
-        "turn_is_ghost": bool(turn_player and turn_player[1]),
+        "turn_name": _name(names, turn_player),
+        "turn_is_ghost": bool(turn_player and names[turn_player][1]),
         "roller_id": roller or "",
-        "roller_name": names[roller][0] if roller else "",
+        "roller_name": _name(names, roller),
         "turn_points": extras.turn_points,
         "last_dice": extras.last_dice,
         "last_entry": entry_words(*extras.last_entry, gettext=_) if extras.last_entry else "",
         "last_points": extras.last_points,
         "last_kind": str(KIND_LABELS.get(extras.last_kind, "")),
         "last_kind_key": extras.last_kind or "",  # the label's key, for a test in the template
-        "last_roller": names[extras.last_roller][0] if extras.last_roller else "",
+        "last_roller": _name(names, extras.last_roller),
         "can_undo": bool(extras.live_rolls),
         "version": extras.version,
         "seq": seq,
-        "fuzzy_die": names[live.state.fuzzy_die][0] if live.state.fuzzy_die else "",
+        "fuzzy_die": _name(names, live.state.fuzzy_die),
     }
+
+
+def _name(names, player):
+    """A seated player's name as the reader sees it (a ghost's in the reader's language), from
+    the round's names (state.RoundSnapshot.names); "" for nobody."""
+    return player_name(*names[player]) if player else ""
 
 
 def _phase_label(phase, paused):

@@ -69,7 +69,7 @@ def host_grid_context(*, live_contexts, tables, late_taps, bell, query):
     found_tables = {player.table for player in found}
     late = {}
     for tap in late_taps:
-        late[tap.table.number] = late.get(tap.table.number, 0) + 1
+        late[tap.table_number] = late.get(tap.table_number, 0) + 1
     cells = [_cell(context, late.get(context["number"], 0), context["number"] in found_tables)
              for context in live_contexts]
     if not cells:  # before the round starts: the seating, with nothing rolled yet

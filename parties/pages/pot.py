@@ -9,14 +9,15 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from parties import selectors
-from scoring.pot import apportion, money, split_pot, typed_money
+from parties.money import currency_label, money_text
+from scoring.pot import CURRENCIES, apportion, split_pot, typed_money
 
 
 @dataclass(frozen=True)
 class PrizeMoney:
     key: str
-    amount: str  # "25.00": what the prize carries tonight ("" when nobody won it)
-    winners: list  # (name, "12.50") once settled
+    amount: str  # "$25.00": what the prize carries tonight ("" when nobody won it)
+    winners: list  # (name, "$12.50") once settled
     note: str  # "to the roll-off's winner", "nobody won it: shared by the other prizes"
     share: str  # the host's share as entered ("25", "25.00"), for the form
 
@@ -30,8 +31,11 @@ class PotView:
     tied: str
     unit: str
     prizes: list  # PrizeMoney, in the prizes' order
-    take_home: list  # (name, "37.00"), most first
-    waiting: list  # (prize label, "24.00"): money not taken home until a roll-off is played
+    take_home: list  # (name, "$37.00"), most first
+    waiting: list  # (prize label, "$24.00"): money not taken home until a roll-off is played
+    currency: str  # its code: "USD"
+    take_home_cents: dict  # name -> cents, for the files
+    currencies: list  # (code, label) the form offers
 
 
 def pot_view(party, prize_rows) -> PotView:
@@ -43,6 +47,11 @@ def pot_view(party, prize_rows) -> PotView:
         winners[row.key] = [str(pid) for pid, _ in row.winners]
         names.update({str(pid): name for pid, name in row.winners})
     split = split_pot(pot, players, winners)
+    currency = party.pot_currency
+
+    def money(cents):
+        return money_text(cents, currency)
+
     shares = _shares_as_typed(pot, list(winners), players)
     prizes = []
     for row in prize_rows:
@@ -62,6 +71,7 @@ def pot_view(party, prize_rows) -> PotView:
             row.key, amount, [(names[p], money(c)) for p, c in paid.items()], note, shown
         ))
     take_home = sorted(split.take_home().items(), key=lambda item: (-item[1], names[item[0]]))
+    currencies = [(code, currency_label(code)) for code in CURRENCIES]
     return PotView(
         on=pot.on,
         buy_in=money(pot.buy_in_cents) if pot.on else "",
@@ -76,6 +86,9 @@ def pot_view(party, prize_rows) -> PotView:
             for row in prize_rows
             if row.key in split.unsettled
         ],
+        currency=currency,
+        take_home_cents={names[p]: c for p, c in take_home},
+        currencies=currencies,
     )
 
 

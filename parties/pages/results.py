@@ -3,7 +3,10 @@ host's pot form as the host last typed it when it could not be saved."""
 
 from dataclasses import dataclass
 
+from django.utils.translation import get_language
+
 from parties import selectors
+from parties.money import default_currency
 from parties.pages import corrections as correction_context
 from parties.pages import pot as pot_view
 
@@ -21,15 +24,23 @@ class PotFormAgain:
         return self.values.get(f"share-{key}", "")
 
 
-def results_context(party, grant, pot_form=None):
+def results_context(party, grant, request, pot_form=None):
     rows, prizes = selectors.party_results(party)
     pot = pot_view.pot_view(party, prizes)
+    # The currency the form offers first: the one typed, the pot's, or (no pot saved yet) the
+    # host's, from their language and the country their browser says.
+    currency = (
+        pot_form.values.get("currency") if pot_form else None
+    ) or party.prize_pot.currency or default_currency(
+        get_language(), request.headers.get("Accept-Language", "")
+    )
     shown = [(prize, money) for prize, money in zip(prizes, pot.prizes, strict=True)]
     return {
         "party": party,
         "rows": rows,
         "prizes": shown,
         "pot": pot,
+        "currency": currency,
         "pot_form": pot_form,
         "form_shares": [
             (prize, pot_form.share(prize.key) if pot_form else money.share)

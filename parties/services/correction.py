@@ -4,10 +4,11 @@ parties.services.late_tap): they run inside those writes, under the party's lock
 services of their own.
 
 A roll is a fact that is voided, never edited; every change is a Correction that says who made
-it, when, and what it changed (`effects`, words for people). Each correction locks the party's
-row first, as every live write does, so it is serialised with the taps, the bell and the round's
-close. It decides on the round's rolls as the change would leave them, replayed in memory
-(`decide`), and only then saves: refused, it has changed nothing.
+it, when, and what it changed (`effect_messages`: words for people, kept as message ids and
+their values by parties.translation.deferred, and worded when read, in the reader's language).
+Each correction locks the party's row first, as every live write does, so it is serialised with
+the taps, the bell and the round's close. It decides on the round's rolls as the change would
+leave them, replayed in memory (`decide`), and only then saves: refused, it has changed nothing.
 
 The replay reads a round's rolls in the order they were played (parties.state.replay_order):
 a corrected roll is entered again with the place of the roll it corrects, so the rolls after
@@ -33,7 +34,7 @@ from parties.services.round_close import (
     reopen_round,
     starting_holder,
 )
-from parties.translation import rule_error_text
+from parties.translation import deferred, round_said, rule_error_text
 from scoring import InvalidRoll, NotAllowed
 from scoring.quick import quick_outcomes
 
@@ -104,10 +105,14 @@ def settle(party, round_, before, correction, tables):
         save_effects(correction, recompute_closed(party, round_, live, rules, taker_before))
         return live
     reopen_round(party, round_, live, starting_holder(round_, taker_before))
-    save_effects(
-        correction,
-        [f"{round_name(round_)} is in play again: table {unfinished_tables(live)} plays on"],
-    )
+    unfinished = sum(not t.done for t in live.state.tables)
+    save_effects(correction, [deferred.ngettext(
+        # Translators: "round" is a round's name ("Set 1, round 3"); "tables" a list of table
+        # numbers ("2, 5").
+        "%(round)s is in play again: table %(tables)s plays on",
+        "%(round)s is in play again: tables %(tables)s play on",
+        unfinished, round=round_name(round_), tables=unfinished_tables(live),
+    )])
     announce.on_commit_tables(party, live, list(range(1, len(live.seating) + 1)))
     return live
 
@@ -129,8 +134,10 @@ def settle_playing(party, round_, correction, tables, before):
 
 
 def table_changes(name, before, live, tables):
-    """A round in play's tables after a change, in words: the points, and each player's own
-    points that changed ("Round 1, table 3: 12 – 9 → 10 – 9; Gail 2 → 0")."""
+    """A round in play's tables after a change, kept: the points, and each player's own points
+    that changed ("Set 1, round 1, table 3: 12 – 9 → 10 – 9; Gail 2 → 0"). Numbers and names
+    only, so the changes themselves are the same in every language (a ghost has no points of
+    its own: its partner's are)."""
     effects = []
     for n in tables:
         was, now = before.table(n), live.table(n)
@@ -140,7 +147,10 @@ def table_changes(name, before, live, tables):
             if was.personal_points.get(player, 0) != points:
                 words.append(f"{live.names[player][0]} {was.personal_points.get(player, 0)} → "
                              f"{points}")
-        effects.append(f"{name}, table {n}: {'; '.join(words)}")
+        effects.append(deferred.gettext(
+            "%(round)s, table %(table)s: %(changes)s",
+            round=name, table=n, changes="; ".join(words),
+        ))
     return effects
 
 
@@ -155,15 +165,14 @@ def new_correction(party, round_, kind, by, note):
 
 
 def save_effects(correction, effects):
-    correction.effects = "\n".join(effects)
-    Correction.objects.filter(pk=correction.pk).update(effects=correction.effects)
+    """Keep `effects` (kept values, parties.translation.deferred) as what `correction` changed."""
+    correction.effect_messages = list(effects)
+    Correction.objects.filter(pk=correction.pk).update(effect_messages=correction.effect_messages)
 
 
 def round_name(round_):
-    """The round's name in English, for the effects a correction stores (Correction.effects)."""
-    return f"Round {round_.number}" + (
-        f" of set {round_.bunco_set.number}" if round_.bunco_set.number > 1 else ""
-    )
+    """The round's name at the start of a correction's line, kept: "Set 2, round 3"."""
+    return round_said(round_.bunco_set.number, round_.number)
 
 
 def round_words(round_):

@@ -27,9 +27,16 @@ from parties.services.correction import (
     settle,
 )
 from parties.services.errors import PartyError
-from parties.translation import rule_error_text
+from parties.translation import (
+    deferred,
+    late_tap_description,
+    listed,
+    name_said,
+    roll_said,
+    rule_error_text,
+)
 from scoring import InvalidRoll, NotAllowed, RollFact
-from scoring.quick import entry_words, quick_dice
+from scoring.quick import quick_dice
 from scoring.roll import check_dice
 
 Kind = Correction.Kind
@@ -59,7 +66,7 @@ def late_tap_hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_
     if earlier is not None:
         if earlier.party_id != party_id or earlier.table.number != table_number:
             raise PartyError(_("That tap id belongs to another table."))
-        return Held(earlier, _message(round_, earlier.description), new=False)
+        return Held(earlier, _message(round_, late_tap_description(earlier)), new=False)
     table = Table.objects.filter(party_id=party_id, number=table_number).first()
     if table is None:
         raise PartyError(_("There is no table %(number)s.") % {"number": table_number})
@@ -73,46 +80,58 @@ def late_tap_hold(*, party_id, round_id, table_number, tap_id, roll, seen, bell_
     if bell_seen is False and played.at_bell is not None:
         played = played.at_bell  # the table as its phone last knew it
     entry = _check(roll, round_.target, played)
-    roller = played.roller
-    who = f" for {live.names[roller][0]}" if roller is not None else ""
-    when = ", made before the bell" if bell_seen is False else ""
     # A roll entered on a table another phone had changed since may be that phone's roll again
-    # (two phones, one throw): the host is told, and decides. The description is stored, so it
-    # stays in English (the language of the rows), as a correction's effects do.
+    # (two phones, one throw): the host is told, and decides.
     since = live.extras[table_number - 1].version != seen
-    other = "; another phone had entered rolls at that table since" if since else ""
-    description = f"{entry}{who}{when}{other}"
     late = LateTap.objects.create(
         party_id=party_id,
         round=round_,
         table=table,
         tap_id=tap_id,
         fields={**roll, "seen": seen, "bell_seen": bell_seen},
-        description=description[:200],
+        description_messages=_description(entry, played.roller, live.names, bell_seen, since),
         entered_by=entered_by,
     )
-    return Held(late, _message(round_, description), new=True)
+    return Held(late, _message(round_, late_tap_description(late)), new=True)
+
+
+def _description(entry, roller, names, bell_seen, since):
+    """What a late roll was, for the host, kept (parties.translation.deferred): the roll, for whom
+    when the table had someone to throw it, made before the bell, and made on a table another
+    phone had changed since."""
+    if roller is not None:
+        # Translators: a roll as entered ("2 points", "3 3 1") and who it was entered for.
+        entry = deferred.gettext(
+            "%(roll)s for %(name)s", roll=entry, name=name_said(*names[roller])
+        )
+    said = [entry]
+    if bell_seen is False:
+        said.append(deferred.gettext("made before the bell"))
+    if since:
+        said.append(deferred.gettext("another phone had entered rolls at that table since"))
+    return said
 
 
 def _check(roll, target, table):
-    """The roll in words, if it is a roll this game can have; else PartyError. A table that is
-    done takes no more rolls: whether this one fits there is the host's call, later."""
+    """The roll, kept (parties.translation.roll_said), if it is a roll this game can have; else
+    PartyError. A table that is done takes no more rolls: whether this one fits there is the
+    host's call, later."""
     try:
         if roll["outcome"]:
             quick_dice(roll["outcome"], target, table.rules, roll["face"])
-            return entry_words(roll["outcome"], roll["face"])
+            return roll_said(roll["outcome"], roll["face"])
         dice = tuple(roll["dice"])
         if table.done:
             check_dice(dice, table.rules.dice)
         else:
             table.check(RollFact(dice, True))
-        return entry_words(dice=dice)
+        return roll_said(dice=dice)
     except (InvalidRoll, NotAllowed) as error:
         raise PartyError(rule_error_text(error)) from error
 
 
 def _message(round_, description):
-    """What the phone shows, in its language; `description` is the late tap's stored words."""
+    """What the phone shows, in its language; `description` is the late tap's, worded."""
     return _(
         "Set %(set)s, round %(round)s had closed before this roll arrived, so it went to the "
         "host, who can add it to that round: %(description)s."
@@ -187,8 +206,7 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     rollers = {}  # who throws each roll with the late one in: the copies' players
     decide(party, round_, placed.rows, doing, rollers)
 
-    correction = new_correction(party, round_, Kind.LATE_TAP, by, f"table {number}: "
-                             + late.description)
+    correction = new_correction(party, round_, Kind.LATE_TAP, by, "")
     played_on, kept, dropped = placed.played_on, placed.kept, placed.dropped
     Roll.objects.filter(id__in=[r.id for r in played_on]).update(voided_by=correction)
     Roll.objects.create(
@@ -206,13 +224,16 @@ def late_tap_apply(*, party: Party, late_tap_id: int, by: str) -> Correction:
     for old, copy in zip(kept, copies, strict=True):
         enter_again(old, old.entered_by, {"roller_id": int(rollers[copy.id])})
     settle(party, round_, before, correction, [number])
+    save_effects(correction, [_late_roll_said(late), *correction.effect_messages])
     if dropped:
-        save_effects(correction, [
-            *correction.effects.splitlines(),
-            f"{len(dropped)} roll(s) entered at table {number} after the bell "
-            f"({', '.join(dropped)}) no longer count: with this roll the table was done "
-            "without them",
-        ])
+        save_effects(correction, [*correction.effect_messages, deferred.ngettext(
+            # Translators: "rolls" are the rolls as entered ("2 points, 3 3 1").
+            "%(count)s roll entered at table %(table)s after the bell (%(rolls)s) no longer "
+            "counts: with this roll the table was done without it",
+            "%(count)s rolls entered at table %(table)s after the bell (%(rolls)s) no longer "
+            "count: with this roll the table was done without them",
+            len(dropped), table=number, rolls=listed(dropped, ", "),
+        )])
     LateTap.objects.filter(pk=late.pk).update(
         status=LateTap.Status.APPLIED, resolved_by=correction
     )
@@ -269,7 +290,7 @@ def _still_played(round_, rules, rows, number, played_on, doing):
     """Which of the table's after-the-bell rolls the rules still take behind the late roll
     (with it in, the table may have been done sooner, and a roll-off may no longer have been
     needed), decided on `rows` (the round with the late roll in): those, entered again, and
-    the rest, which stay voided, in words."""
+    the rest, which stay voided, kept (parties.translation.roll_said)."""
     if not played_on:
         return [], []
     table = replay_as(round_, rules, rows, doing).table(number)
@@ -286,7 +307,7 @@ def _still_played(round_, rules, rows, number, played_on, doing):
             else:
                 kept.append(old)
                 continue
-        dropped.append(entry_words(old.outcome, old.face, old.dice))
+        dropped.append(roll_said(old.outcome, old.face, old.dice))
     return kept, dropped
 
 
@@ -296,16 +317,25 @@ def late_tap_dismiss(*, party: Party, late_tap_id: int, by: str) -> Correction:
     when (a Correction that changed nothing)."""
     lock_party(party)
     late = _pending(party, late_tap_id)
-    correction = new_correction(
-        party, late.round, Kind.LATE_TAP, by, f"dismissed late roll at table {late.table.number}: "
-        + late.description
-    )
-    save_effects(correction, ["nothing changed"])
+    correction = new_correction(party, late.round, Kind.LATE_TAP, by, "")
+    save_effects(correction, [_late_roll_said(late), deferred.gettext("nothing changed")])
     LateTap.objects.filter(pk=late.pk).update(
         status=LateTap.Status.DISMISSED, resolved_by=correction
     )
     party_changed(party, "corrected")
     return correction
+
+
+def _late_roll_said(late):
+    """The late roll, kept as its correction's first effect: "Late roll at table 2: 2 points for
+    Ann; made before the bell" (a late roll held before rows kept their words: its English)."""
+    if late.description_messages:
+        roll = listed(late.description_messages, "; ")
+    else:
+        roll = late.description
+    return deferred.gettext(
+        "Late roll at table %(table)s: %(roll)s", table=late.table.number, roll=roll
+    )
 
 
 def _pending(party, late_tap_id):

@@ -3,6 +3,7 @@ pause, resume and end it."""
 
 import secrets
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -15,7 +16,7 @@ from parties.party_limits import party_size_problem
 from parties.services.changes import lock_party, party_changed
 from parties.services.errors import PartyError
 from parties.services.round import waiting_round
-from parties.translation import rule_error_text
+from parties.translation import deferred, name_said, round_said, rule_error_text
 from scoring import (
     NotAllowed,
     Progress,
@@ -35,17 +36,40 @@ def _shuffled(items):
     return items
 
 
+def check_language(language):
+    """PartyError unless `language` is one the site speaks (a party's paper is printed in it)."""
+    if language not in dict(settings.LANGUAGES):
+        raise PartyError(
+            _("“%(language)s” is not a language this site speaks.") % {"language": language}
+        )
+
+
+def party_paper_language(*, party: Party, language: str) -> None:
+    """The language the party's paper prints in; no phone's page changes."""
+    check_language(language)
+    Party.objects.filter(pk=party.pk).update(language=language)
+    party.language = language
+
+
 @transaction.atomic
-def party_create(*, name: str, player_names: list[str], preset: str, rules: Rules) -> Party:
-    """A party with its players, ghosts, tables, sets, round 1 seated at random, and links."""
+def party_create(
+    *, name: str, player_names: list[str], preset: str, rules: Rules, language: str = "en"
+) -> Party:
+    """A party with its players, ghosts, tables, sets, round 1 seated at random, and links;
+    `language` is its paper's (settings.LANGUAGES)."""
     problem = party_size_problem(len(player_names), rules)
     if problem:
         raise PartyError(problem)
+    check_language(language)
     for _attempt in range(5):
         try:
             with transaction.atomic():
                 party = Party.objects.create(
-                    name=name, code=new_party_code(), preset=preset, options=rules.to_options()
+                    name=name,
+                    code=new_party_code(),
+                    preset=preset,
+                    options=rules.to_options(),
+                    language=language,
                 )
             break
         except IntegrityError:  # the random code was taken; draw again
@@ -158,19 +182,29 @@ def party_reseat(*, party: Party, player_a: int, player_b: int, by: str = "host"
         party, round_, player_a, player_b,
         _("Pick two different players seated for the next round to swap."),
     )
-    # Stored (Correction.effects), so in English, as every correction's effects are.
-    effects = (
-        f"Set {round_.bunco_set.number}, round 1: {b.player.name} and {a.player.name} swap "
-        f"seats; {b.player.name} now sits at table {b.table.number}, seat {b.position}, and "
-        f"{a.player.name} at table {a.table.number}, seat {a.position}"
-    )
+    # Kept as words to be worded when read (parties.translation.deferred), as every correction's.
+    effects = [deferred.gettext(
+        # Translators: "round" is a round's name ("Set 2, round 1"); "first" and "second" are
+        # the two players, each with the table and seat they sit at now.
+        "%(round)s: %(first)s and %(second)s swap seats; %(first)s now sits at table "
+        "%(first_table)s, seat %(first_seat)s, and %(second)s at table %(second_table)s, "
+        "seat %(second_seat)s",
+        round=round_said(round_.bunco_set.number, round_.number),
+        first=name_said(b.player.name, b.player.is_ghost),
+        first_table=b.table.number,
+        first_seat=b.position,
+        second=name_said(a.player.name, a.player.is_ghost),
+        second_table=a.table.number,
+        second_seat=a.position,
+    )]
     if a.keeps_score or b.keeps_score:
         Seat.objects.filter(round=round_, table_id__in=[a.table_id, b.table_id]).update(
             keeps_score=False
         )
-        effects += "; the usual scorekeeper (seat 1) keeps score there again"
+        effects.append(deferred.gettext("The usual scorekeeper (seat 1) keeps score there again"))
     correction = Correction.objects.create(
-        party=party, round=round_, kind=Correction.Kind.RESEAT, made_by=by, effects=effects
+        party=party, round=round_, kind=Correction.Kind.RESEAT, made_by=by,
+        effect_messages=effects,
     )
     party_changed(party, "seating")
     return correction

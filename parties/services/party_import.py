@@ -14,6 +14,7 @@ import bisect
 import uuid
 from array import array
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 from django.utils.translation import gettext as _
@@ -21,13 +22,13 @@ from django.utils.translation import gettext_noop
 
 from parties import access, state
 from parties.exchange import exports
-from parties.models import AccessLink, LateTap, Party, Player, Round, Table
+from parties.models import AccessLink, Correction, LateTap, Party, Player, Round, Table
 from parties.party_codes import new_party_code
 from parties.party_limits import MAX_PLAYERS
 from parties.services import party_file
 from parties.services.errors import PartyError
 from parties.services.late_tap import late_tap_fields_problem
-from parties.translation import rule_error_text
+from parties.translation import readable, rule_error_text
 from scoring import RulesError
 
 # Players and tables: twice what a party seats (players who left and late arrivals add rows),
@@ -100,6 +101,7 @@ def _create(pieces):
             if table.model is Party:
                 party = objects[0]
                 _check_rules(party)
+                _check_language(party)
     if party is None:
         raise ImportRefused(_("A party file holds exactly one party."))
     _issue_links(party)
@@ -286,13 +288,29 @@ def _instance(model, row, new_ids, fresh, party):
         raise ImportRefused(
             _("%(row)s holds a value its columns cannot.") % {"row": what}
         ) from None
+    problem = _row_problem(instance, party)
+    if problem:
+        raise ImportRefused(f"{what}: {problem}")
+    return instance
+
+
+# The columns whose words are kept as message ids and values (parties.translation.later).
+KEPT_WORDS = {Correction: "effect_messages", LateTap: "description_messages"}
+
+
+def _row_problem(instance, party):
+    """What is wrong with a row beyond its columns' own rules, or None: a late tap's roll, and
+    kept words that could not be worded (a page would fail to show them)."""
+    model = type(instance)
     if model is LateTap:
         problem = late_tap_fields_problem(
             instance.fields, party.rules, pending=instance.status == LateTap.Status.PENDING
         )
         if problem:
-            raise ImportRefused(f"{what}: {problem}")
-    return instance
+            return problem
+    if model in KEPT_WORDS and not readable(getattr(instance, KEPT_WORDS[model])):
+        return _("its words are not in a form this server can show.")
+    return None
 
 
 def _parent_id(what, field, raw, new_ids):
@@ -423,6 +441,14 @@ def _check_rules(party):
             _("The party's rules cannot be played: %(problem)s")
             % {"problem": rule_error_text(error)}
         ) from None
+
+
+def _check_language(party):
+    if party.language not in dict(settings.LANGUAGES):
+        raise ImportRefused(
+            _("The party prints in “%(language)s”, a language this server does not speak.")
+            % {"language": party.language[:8]}
+        )
 
 
 def _check_replays(party):

@@ -7,10 +7,11 @@ from django.utils.translation import gettext_noop, ngettext
 
 from parties import selectors
 from parties.models import Party
+from parties.money import money_text
 from parties.services.changes import lock_party, party_changed
 from parties.services.errors import PartyError
 from parties.translation import rule_error_text
-from scoring.pot import Pot, PotError, money, parse_money
+from scoring.pot import CURRENCIES, Pot, PotError, parse_money
 
 
 @transaction.atomic
@@ -18,6 +19,8 @@ def pot_set(*, party: Party, data) -> Pot:
     """Save the pot the host entered; it changes no score or prize, only the money."""
     lock_party(party)
     _rows, prize_rows = selectors.party_results(party)
+    # A client that sends no currency keeps the pot's: only the page's form offers the choice.
+    data = {"currency": party.pot_currency, **{key: data.get(key) for key in data}}
     pot = pot_from_form(data, [row.key for row in prize_rows], selectors.buy_ins(party))
     Party.objects.filter(pk=party.pk).update(pot=pot.to_dict())
     party.pot = pot.to_dict()
@@ -27,7 +30,7 @@ def pot_set(*, party: Party, data) -> Pot:
 
 class PotFormError(PartyError):
     """The host's pot form cannot be saved: the message (in the host's language), and the field
-    to fix ("buy_in" or "shares"), so the page can show it beside that field."""
+    to fix ("currency", "buy_in" or "shares"), so the page can show it beside that field."""
 
     def __init__(self, message, field):
         super().__init__(message)
@@ -36,6 +39,9 @@ class PotFormError(PartyError):
 
 def pot_from_form(data, prize_keys, players) -> Pot:
     """The host's form as a Pot, or PotFormError saying what to fix (nothing is saved)."""
+    currency = data.get("currency", "")
+    if currency not in CURRENCIES:
+        raise PotFormError(_("Choose the pot's currency from the list."), "currency")
     try:
         buy_in = parse_money(data.get("buy_in", ""))
     except PotError as error:
@@ -56,7 +62,7 @@ def pot_from_form(data, prize_keys, players) -> Pot:
                 gettext_noop("give every prize a share, or none for equal shares (%(missing)s)"),
                 missing=", ".join(missing),
             )
-        pot = Pot(buy_in, tuple(shares.items()), unit, data.get("tied", "rolloff"))
+        pot = Pot(buy_in, tuple(shares.items()), unit, data.get("tied", "rolloff"), currency)
     except PotError as error:
         raise PotFormError(
             _("The shares: %(problem)s.") % {"problem": rule_error_text(error)}, "shares"
@@ -71,10 +77,10 @@ def pot_from_form(data, prize_keys, players) -> Pot:
                 players,
             )
             % {
-                "shares": money(sum(shares.values())),
-                "pot": money(pot.total(players)),
+                "shares": money_text(sum(shares.values()), currency),
+                "pot": money_text(pot.total(players), currency),
                 "count": players,
-                "buy_in": money(buy_in),
+                "buy_in": money_text(buy_in, currency),
             },
             "shares",
         )

@@ -43,6 +43,7 @@ from parties.services.round import (
     ring,
 )
 from parties.services.round_close import close_round, reopen_round, starting_holder
+from parties.translation import deferred
 from scoring import InvalidRoll
 
 Kind = Correction.Kind
@@ -400,7 +401,11 @@ def roll_undo(
         bump_round(round_)
         live = state.load(round_, rules, written=True)
         reopen_round(party, round_, live, starting_holder(round_, before.state.fuzzy_die))
-        save_effects(correction, [f"{round_name(round_)} is in play again (table {table_number})"])
+        save_effects(correction, [deferred.gettext(
+            # Translators: "round" is a round's name, "Set 1, round 3".
+            "%(round)s is in play again (table %(table)s)",
+            round=round_name(round_), table=table_number,
+        )])
         announce.on_commit_tables(party, live, list(range(1, len(live.seating) + 1)))
         if live.state.over:
             close_round(party, round_, live, rules, timezone.now())

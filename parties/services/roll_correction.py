@@ -28,7 +28,7 @@ from parties.services.correction import (
     settle,
 )
 from parties.services.errors import PartyError
-from scoring.quick import entry_words
+from parties.translation import correction_effects, deferred, name_said, roll_said
 
 ENTERED = "entered"  # each later roll stays with the player it was entered for (the default)
 TURNS = "turns"  # the table's later rolls go to whoever the rules pass the dice to
@@ -51,7 +51,7 @@ def roll_void(
     rollers = {}
     # Translators: what was asked, completing "Cannot %(doing)s: a roll of ..." (an infinitive).
     after = decide(party, round_, rows, _("void that roll"), rollers)
-    correction = new_correction(party, round_, Kind.VOID, by, note or "voided by the host")
+    correction = new_correction(party, round_, Kind.VOID, by, note)  # the host's words, if any
     Roll.objects.filter(pk=roll.id).update(voided_by=correction)
     moved = _rehand(correction, saved, rollers, after)
     settle(party, round_, before, correction, _tables(before, after, roll))
@@ -82,8 +82,12 @@ def roll_correct(
     columns = entry_columns(rules, dice=dice, outcome=outcome, face=face)
     if {**columns_of(roll), "called": roll.called} == {**columns, "called": called}:
         raise PartyError(_("That is what was entered already; nothing was changed."))
-    was = entry_words(roll.outcome, roll.face, roll.dice)
-    now = entry_words(outcome, face, columns_dice(columns))
+    # What changed, kept to be worded for each reader: "Table 2: 1 5 6 → three 1s".
+    changed = deferred.gettext(
+        "Table %(table)s: %(was)s → %(now)s", table=roll.table.number,
+        was=roll_said(roll.outcome, roll.face, roll.dice),
+        now=roll_said(outcome, face, columns_dice(columns)),
+    )
     before = state.load(round_, rules)
     saved = state.roll_rows(round_)
     key = _key(saved, roll)
@@ -92,13 +96,13 @@ def roll_correct(
     # Translators: what was asked, completing "Cannot %(doing)s: a roll of ..." (an infinitive).
     doing = _("make that correction")
     after = decide(party, round_, _handed(rows, roll, key, later), doing, rollers)
-    note = note or f"table {roll.table.number}: {was} → {now}"
-    correction = new_correction(party, round_, Kind.CORRECT, by, note)
+    correction = new_correction(party, round_, Kind.CORRECT, by, note)  # the host's words
     Roll.objects.filter(pk=roll.id).update(voided_by=correction)
     fresh = {**columns, "called": called, "roller_id": int(rollers[roll.id])}
     enter_again(roll, by, fresh, place=key)
     moved = _rehand(correction, [r for r in saved if r.id != roll.id], rollers, after)
     settle(party, round_, before, correction, _tables(before, after, roll))
+    save_effects(correction, [changed, *correction.effect_messages])
     _add_effects(correction, moved)
     return correction
 
@@ -109,14 +113,15 @@ class _TakenBack(Exception):
 
 
 def correction_preview(write, **kwargs) -> list[str]:
-    """What `write` (roll_void or roll_correct, with its arguments) would change, in words,
-    with nothing saved and nothing announced: the correction made and rolled back, so the
-    preview is the correction's own effects. Refused as the write would be (PartyError)."""
+    """What `write` (roll_void or roll_correct, with its arguments) would change, in words in
+    the reader's language, with nothing saved and nothing announced: the correction made and
+    rolled back, so the preview is the correction's own effects. Refused as the write would be
+    (PartyError)."""
     kwargs = {**kwargs, "party": copy.copy(kwargs["party"])}  # its seq moves on, then back
     try:
         with transaction.atomic():
             correction = write(**kwargs)
-            raise _TakenBack(correction.effects.splitlines())
+            raise _TakenBack(correction_effects(correction))
     except _TakenBack as taken:
         return taken.effects
 
@@ -157,7 +162,7 @@ def _handed(rows, roll, key, later):
 def _rehand(correction, saved, rollers, after):
     """Each live roll whose thrower the replay changed (`rollers`, from decide, against the
     player it was saved for) voided and entered again in its place for its new thrower; what
-    moved, in words."""
+    moved, kept (parties.translation.deferred)."""
     moved = [r for r in saved if r.voided_by is None and r.id in rollers
              and rollers[r.id] != str(r.roller_id)]
     words = []
@@ -165,9 +170,15 @@ def _rehand(correction, saved, rollers, after):
         old = Roll.objects.get(pk=row.id)
         Roll.objects.filter(pk=row.id).update(voided_by=correction)
         enter_again(old, old.entered_by, {"roller_id": int(rollers[row.id])}, place=row.key)
-        was, now = after.names[str(row.roller_id)][0], after.names[rollers[row.id]][0]
-        entry = entry_words(old.outcome, old.face, old.dice)
-        words.append(f"Table {row.table_number}: {was}'s roll ({entry}) is now {now}'s")
+        words.append(deferred.gettext(
+            # Translators: "roll" is a roll as entered ("1 5 6", "2 points"); the others are
+            # the players who threw it before and after the correction.
+            "Table %(table)s: %(was)s's roll (%(roll)s) is now %(now)s's",
+            table=row.table_number,
+            was=name_said(*after.names[str(row.roller_id)]),
+            roll=roll_said(old.outcome, old.face, old.dice),
+            now=name_said(*after.names[rollers[row.id]]),
+        ))
     return words
 
 
@@ -180,4 +191,4 @@ def _tables(before, after, roll):
 
 def _add_effects(correction, words):
     if words:
-        save_effects(correction, [*correction.effects.splitlines(), *words])
+        save_effects(correction, [*correction.effect_messages, *words])

@@ -17,6 +17,7 @@ from parties.models import BuncoSet, Party, Player, Round, ScoreSheetLine, Seat,
 from parties.selectors import later_rounds
 from parties.services import close_sql
 from parties.services.changes import party_changed, seq_bump
+from parties.translation import deferred, listed, name_said, round_said, round_said_within
 from scoring import Progress, next_seating, round_sheets
 
 
@@ -233,7 +234,7 @@ def recompute_closed(party, round_, live, rules, taker_before):
     """A closed round whose rolls changed and which is still over: its sheet lines, last Bunco
     and fuzzy die again from `live` (the replay after the change), the fuzzy die of the closed
     rounds after it, and the waiting next round's seats if it has not started. Returns what
-    changed, in words for people."""
+    changed, kept for people to read (parties.translation.deferred)."""
     players, tables = roster(party.id)
     before = {
         line.player_id: line for line in ScoreSheetLine.objects.filter(round_id=round_.pk)
@@ -247,22 +248,19 @@ def recompute_closed(party, round_, live, rules, taker_before):
     Round.objects.filter(pk=round_.pk).update(
         last_bunco_id=_player_id(players, live.state.last_bunco), fuzzy_die_id=holder
     )
-    name = f"Round {round_.number}" + (f" of set {round_.bunco_set.number}" if _sets(rules) else "")
+    name = round_said(round_.bunco_set.number, round_.number)
     effects = sheet_changes(name, before, lines, players)
     effects += _carry_fuzzy_die(round_, rules, holder)
     effects += _reseat_next(round_, live, rules, players, tables)
     if not effects:
-        effects = [f"{name}: no result changed"]
+        # Translators: "round" is a round's name, "Set 1, round 3".
+        effects = [deferred.gettext("%(round)s: no result changed", round=name)]
     party_changed(party, "corrected")
     return effects
 
 
-def _sets(rules):
-    return getattr(rules, "sets", 1) > 1
-
-
 def sheet_changes(name, before, lines, players):
-    """What changed on the sheets, per table: W/L first, then points, Buncos and minis."""
+    """What changed on the sheets, per table, kept: W/L first, then points, Buncos and minis."""
     effects = []
     by_table = {}
     for line in lines:
@@ -271,26 +269,46 @@ def sheet_changes(name, before, lines, players):
         now_win, now_lose, tallies = [], [], []
         for line in table_lines:
             old = before.get(line.player_id)
-            who = players[str(line.player_id)].name
+            player = players[str(line.player_id)]
+            who = name_said(player.name, player.is_ghost)
             if old is None or old.won != line.won:
                 (now_win if line.won else now_lose).append(who)
-            changed = [
-                f"{label} {getattr(old, field) if old else 0} → {getattr(line, field)}"
-                for field, label in (("points", "points"), ("buncos", "Buncos"),
-                                     ("mini_buncos", "minis"))
-                if old is None or getattr(old, field) != getattr(line, field)
-            ]
+            changed = _tally_changes(old, line)
             if changed:
-                tallies.append(f"{who} {', '.join(changed)}")
+                # Translators: a player's name, and what changed on their sheet ("points 3 → 5,
+                # Buncos 0 → 1").
+                tallies.append(deferred.gettext("%(name)s: %(changes)s", name=who, changes=changed))
         parts = []
         if now_win:
-            parts.append(f"{' & '.join(now_win)} now win")
+            # Translators: "names" are the players of a side, "Ann & Bo" (one at a table alone).
+            parts.append(deferred.ngettext("%(names)s now wins", "%(names)s now win", len(now_win),
+                                        names=listed(now_win, " & ")))
         if now_lose:
-            parts.append(f"{' & '.join(now_lose)} now lose")
+            parts.append(deferred.ngettext("%(names)s now loses", "%(names)s now lose",
+                                        len(now_lose), names=listed(now_lose, " & ")))
         parts += tallies
         if parts:
-            effects.append(f"{name}, table {number}: {'; '.join(parts)}")
+            # Translators: "round" is a round's name ("Set 1, round 3"); "changes" what changed
+            # at the table, e.g. "12 – 9 → 10 – 9; Gail 2 → 0" or "Ann & Bo now win".
+            effects.append(deferred.gettext("%(round)s, table %(table)s: %(changes)s",
+                                         round=name, table=number, changes=listed(parts, "; ")))
     return effects
+
+
+def _tally_changes(old, line):
+    """A sheet line's tallies that changed (all of them on a new line), kept, or None."""
+
+    def change(field):
+        return {"was": getattr(old, field) if old else 0, "now": getattr(line, field)}
+
+    said = []
+    if old is None or old.points != line.points:
+        said.append(deferred.gettext("points %(was)s → %(now)s", **change("points")))
+    if old is None or old.buncos != line.buncos:
+        said.append(deferred.gettext("Buncos %(was)s → %(now)s", **change("buncos")))
+    if old is None or old.mini_buncos != line.mini_buncos:
+        said.append(deferred.gettext("mini Buncos %(was)s → %(now)s", **change("mini_buncos")))
+    return listed(said, ", ") if said else None
 
 
 def _carry_fuzzy_die(round_, rules, holder):
@@ -301,15 +319,26 @@ def _carry_fuzzy_die(round_, rules, holder):
     if getattr(rules, "traveling", "off") == "off":
         return []
     effects = []
-    for later in later_rounds(round_).filter(status=Round.Status.CLOSED):
-        taker = state.load(later, rules).state.fuzzy_die
+    for closed in later_rounds(round_).filter(status=Round.Status.CLOSED):
+        taker = state.load(closed, rules).state.fuzzy_die
         now = int(taker) if taker else holder
-        if now != later.fuzzy_die_id:
-            Round.objects.filter(pk=later.pk).update(fuzzy_die_id=now)
-            who = Player.objects.filter(pk=now).values_list("name", flat=True).first()
-            effects.append(f"After round {later.number}: the fuzzy die is {who or 'nobody'}'s")
+        if now != closed.fuzzy_die_id:
+            Round.objects.filter(pk=closed.pk).update(fuzzy_die_id=now)
+            effects.append(_fuzzy_die_now(closed, now))
         holder = now
     return effects
+
+
+def _fuzzy_die_now(closed, holder):
+    """Who holds the fuzzy die after the closed round `closed`, kept."""
+    after = round_said_within(closed.bunco_set.number, closed.number)
+    who = Player.objects.filter(pk=holder).values_list("name", "is_ghost").first()
+    if who is None:
+        # Translators: "round" is "round 3" or "round 3 of set 2".
+        return deferred.gettext("After %(round)s: nobody has the fuzzy die", round=after)
+    # Translators: "round" is "round 3" or "round 3 of set 2"; "name" a player's.
+    return deferred.gettext("After %(round)s: the fuzzy die is %(name)s's", round=after,
+                         name=name_said(*who))
 
 
 def _reseat_next(round_, live, rules, players, tables):
@@ -318,8 +347,11 @@ def _reseat_next(round_, live, rules, players, tables):
     nxt = later_rounds(round_).first()
     if nxt is None:
         return []
+    name = round_said(nxt.bunco_set.number, nxt.number)
     if nxt.status != Round.Status.WAITING:
-        return [f"Round {nxt.number} had already started: its seats stay as they were played"]
+        # Translators: "round" is a round's name, "Set 1, round 3".
+        return [deferred.gettext("%(round)s had already started: its seats stay as they were "
+                              "played", round=name)]
     old = list(Seat.objects.filter(round=nxt).order_by("table__number", "position")
                .values_list("table__number", "player_id"))
     seating = next_seating(
@@ -330,4 +362,5 @@ def _reseat_next(round_, live, rules, players, tables):
         return []
     Seat.objects.filter(round=nxt).delete()
     seat_round(nxt.id, seating, players, tables)
-    return [f"Round {nxt.number} (not started yet) is seated again"]
+    # Translators: "round" is a round's name, "Set 1, round 3".
+    return [deferred.gettext("%(round)s (not started yet) is seated again", round=name)]

@@ -18,7 +18,7 @@ from parties.pages.corrections import party_rolls, played_rounds, roll_row
 from parties.services import late_tap as late_tap_service
 from parties.services import roll_correction
 from parties.services.errors import PartyError
-from parties.translation import rule_error_text
+from parties.translation import correction_effects, rule_error_text
 from scoring.quick import QUICK_LABELS, quick_outcomes
 
 
@@ -27,8 +27,7 @@ def _rolls_page(party):
 
 
 def _done(request, party, correction, what):
-    # The effects are stored with the correction, as written then (in English).
-    effects = correction.effects.replace("\n", "; ")
+    effects = "; ".join(correction_effects(correction))
     messages.success(request, f"{what} {effects}." if effects else what)
     return redirect(_rolls_page(party))
 

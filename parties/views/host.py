@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -104,6 +105,19 @@ def _host_change(request, party_id, change):
     if request.htmx:
         return render(request, "parties/_host_seating.html", _host_context(request, party))
     return redirect(reverse("parties:host", args=[party.id]) + "#seating")
+
+
+@require_POST
+def paper_language(request, party_id):
+    party, _grant = access.require_host(request, party_id)
+    try:
+        party_service.party_paper_language(party=party, language=request.POST.get("language", ""))
+    except PartyError as error:
+        messages.error(request, rule_error_text(error))
+    else:
+        name = translation.get_language_info(party.language)["name_translated"]
+        messages.success(request, _("The printouts are in %(language)s.") % {"language": name})
+    return redirect(reverse("parties:host", args=[party.id]) + "#paper")
 
 
 @require_POST

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 from parties import access, party_codes, selectors
 from parties.models import AccessLink
 from parties.pages.links import join_url, site_url
+from parties.views.respond import in_paper_language
 from scoring.party import ROUNDS_PER_SET
 from scoring.rules import rules_name
 from scoring.rules_text import rules_sentences
@@ -30,6 +31,7 @@ def _pages(items, size):
 
 @never_cache  # like every page of a party: who is playing is no proxy's business
 @require_GET
+@in_paper_language
 def rules_sheet(request, party_id):
     # Any role may read it: the rules are what everyone at the party plays by.
     party, grant = access.require_any(request, party_id)
@@ -110,6 +112,7 @@ def _paper_sheet(player, sets, sheet=None):
 
 @never_cache
 @require_GET
+@in_paper_language
 def score_sheets(request, party_id):
     """Every player's sheet on paper: blank to fill in at the table, or (?filled=1) filled in
     from the rounds played, as the player's page shows them."""
@@ -152,6 +155,7 @@ def _columns(team_play, seats):
 
 @never_cache
 @require_GET
+@in_paper_language
 def tally_sheets(request, party_id):
     """One sheet a table a set, for the scorekeeper's tally marks when paper keeps score too."""
     party, _grant = access.require_host(request, party_id)
@@ -187,6 +191,7 @@ class PlayerPlace:
 
 @never_cache  # the cards carry the players' links, which are secrets
 @require_GET
+@in_paper_language
 def player_cards(request, party_id):
     party, _grant = access.require_host(request, party_id)
     round_ = selectors.current_round(party)
@@ -218,6 +223,7 @@ def player_cards(request, party_id):
 
 @never_cache
 @require_GET
+@in_paper_language
 def table_cards(request, party_id):
     """Each table's card: the scorekeeper's QR code, and the party code for the players."""
     party, _grant = access.require_host(request, party_id)

@@ -22,7 +22,7 @@ from parties.services import roll as roll_service
 from parties.services import round as round_service
 from parties.services.errors import PartyError, StaleTap
 from parties.taps import as_int
-from parties.translation import rule_error_text
+from parties.translation import player_name, rule_error_text
 
 
 def _wants_json(request):
@@ -184,7 +184,7 @@ def player_leave(request, party_id):
             said = _(
                 "A ghost takes their place from now on; %(moved)s changes chairs with it so that "
                 "%(ghost)s has a real partner (see the seating)."
-            ) % {"moved": leave.moved.name, "ghost": leave.ghost.name}
+            ) % {"moved": leave.moved.name, "ghost": player_name(leave.ghost.name, True)}
         for number in leave.keeper_reset:
             said += " " + _("At table %(number)s the player in seat 1 keeps score again.") % {
                 "number": number
@@ -234,7 +234,7 @@ def pot_set(request, party_id):
         except pot_service.PotFormError as error:
             # The form again, open, as the host typed it, the refusal beside its field.
             again = PotFormAgain(request.POST.dict(), rule_error_text(error), error.field)
-            context = results_context(party, grant, pot_form=again)
+            context = results_context(party, grant, request, pot_form=again)
             return render(request, "parties/results.html", context, status=400)
         except PartyError as error:  # anything else the party cannot take: said at the top
             messages.error(request, rule_error_text(error))

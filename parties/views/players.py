@@ -74,6 +74,7 @@ def player(request, party_id, player_id):
 
 @never_cache
 @require_GET
+@respond.in_paper_language(by_default=False)  # a phone's page, which can print as the party's paper
 def results(request, party_id):
     party, grant = access.require_any(request, party_id)
-    return render(request, "parties/results.html", results_context(party, grant))
+    return render(request, "parties/results.html", results_context(party, grant, request))

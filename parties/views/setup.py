@@ -65,6 +65,7 @@ def party_create(request):
             player_names=form.cleaned_data["players"],
             preset=form.cleaned_data["preset"],
             rules=form.cleaned_data["rules"],
+            language=form.cleaned_data["language"],
         )
     except PartyError as error:
         form.add_error(None, rule_error_text(error))

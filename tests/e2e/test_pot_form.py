@@ -42,7 +42,7 @@ def test_the_pot_form_reads_on_a_phone_and_keeps_what_the_host_typed(chromium, s
 
     error = host.locator("#pot-error")
     expect(error).to_have_text(
-        "The shares: the amounts add up to 16.00, but the pot is 20.00 (4 players × 5.00)."
+        "The shares: the amounts add up to $16.00, but the pot is $20.00 (4 players × $5.00)."
     )
     expect(error).to_be_in_viewport()
     expect(host.locator("details.pot-form")).to_have_attribute("open", "")

@@ -164,7 +164,9 @@ def test_no_roll_is_saved_into_a_round_after_its_closing_roll(daphnes, make_part
     # as a late roll, marked as made on a table another phone had changed since.
     assert late.status == 200 and late.json["status"] == "held", late
     assert pg.rows("SELECT status FROM parties_round WHERE id = %s", round1) == [("closed",)]
-    description = pg.value("SELECT description FROM parties_latetap WHERE round_id = %s", round1)
+    description = pg.value(  # its words, kept as message ids and their values
+        "SELECT description_messages::text FROM parties_latetap WHERE round_id = %s", round1
+    )
     assert "another phone" in description, description
     last = pg.value("SELECT max(id) FROM parties_roll WHERE round_id = %s", round1)
     closing = pg.rows("SELECT id FROM parties_roll WHERE round_id = %s AND table_id = "

@@ -26,6 +26,7 @@ from parties.services.late_tap import late_tap_apply, late_tap_dismiss
 from parties.services.roll import roll_record, roll_undo
 from parties.services.roll_correction import roll_correct, roll_void
 from parties.services.round import bell_ring, round_start
+from parties.translation import correction_effects
 from scoring import next_seating
 from tests.parties.conftest import Browser, redeem
 from tests.parties.test_play import new_party, scorer, writes_while
@@ -52,6 +53,11 @@ def tap(party, table, dice, called=True):
         party_id=party.id, table_number=table, tap_id=uuid.uuid4(), dice=tuple(dice),
         called=called, seen=now.extras[table - 1].version, link_ids=scorer(party, table),
     )
+
+
+def said(correction):
+    """What the correction changed, as the host reads it (in English here), a line each."""
+    return "\n".join(correction_effects(correction))
 
 
 def seats_of(round_):
@@ -218,7 +224,7 @@ def test_a_correction_in_a_closed_round_flips_its_table_and_reseats_the_waiting_
     )
     reseated = [(n, int(p)) for n, seated in enumerate(expected, 1) for p in seated]
     assert seats_of(nxt) == reseated != seated_before
-    assert "now win" in correction.effects and "seated again" in correction.effects
+    assert "now win" in said(correction) and "seated again" in said(correction)
     assert correction.kind == "correct" and correction.round_id == closed.id
     assert Roll.objects.filter(voided_by=correction).count() == 1  # it alone: the rest stay
     closed.refresh_from_db()
@@ -258,8 +264,8 @@ def test_a_corrected_roll_leaves_each_later_roll_with_the_player_it_was_entered_
         (gail.id, (2, 3, 5)), (gail.id, (2, 3, 4)), (hope.id, (1, 5, 6)), (hope.id, (2, 3, 4))
     ]
     assert list(Roll.objects.filter(voided_by=correction)) == [first]  # voided once, alone
-    assert f"{gail.name} 2 → 0" in correction.effects
-    assert seat[3].name not in correction.effects and seat[4].name not in correction.effects
+    assert f"{gail.name} 2 → 0" in said(correction)
+    assert seat[3].name not in said(correction) and seat[4].name not in said(correction)
 
 
 def test_the_host_may_pass_the_dice_as_the_rules_do_instead(party):
@@ -276,7 +282,7 @@ def test_the_host_may_pass_the_dice_as_the_rules_do_instead(party):
         (seat[3].id, (2, 3, 4)),
     ]
     assert Roll.objects.filter(voided_by=correction).count() == 4  # it, and 3 that moved
-    assert f"{seat[2].name}'s roll (1 5 6) is now {seat[3].name}'s" in correction.effects
+    assert f"{seat[2].name}'s roll (1 5 6) is now {seat[3].name}'s" in said(correction)
     with pytest.raises(PartyError, match="Choose who keeps"):
         live = Roll.objects.filter(round=round_, voided_by__isnull=True).first()
         roll_void(party=party, roll_id=live.id, by="host", later="whoever")
@@ -300,7 +306,10 @@ def test_the_preview_says_what_a_correction_would_change_and_saves_nothing(party
     effects = correction_preview(
         roll_correct, party=party, roll_id=first.id, by="host", dice=(2, 3, 5)
     )
-    assert effects == [f"Round 1, table 2: 2 – 1 → 0 – 1; {seat[1].name} 2 → 0"]
+    assert effects == [
+        "Table 2: 1 1 4 → 2 3 5",  # what the roll becomes, then what that changes
+        f"Set 1, round 1, table 2: 2 – 1 → 0 – 1; {seat[1].name} 2 → 0",
+    ]
     assert not Correction.objects.exists()
     assert Roll.objects.filter(round=round_, voided_by__isnull=True).count() == 4
     assert loaded(party, round_).table(2) == before.table(2)
@@ -347,7 +356,8 @@ def test_a_quick_outcome_correction_is_shown_as_entered(party):
     correction = Correction.objects.get()
     assert fixed.dice == () and correction.kind == "correct"
     assert loaded(party, closed).table(2).points == (2, 1)
-    assert fixed.entered_by == "host" and "1 1 4 → 1 point" in correction.note
+    assert fixed.entered_by == "host" and correction.note == ""  # the host typed no note
+    assert correction_effects(correction)[0] == "Table 2: 1 1 4 → 1 point"
 
 
 def test_a_void_in_a_closed_round_after_the_next_started_keeps_its_seats(party):
@@ -361,7 +371,7 @@ def test_a_void_in_a_closed_round_after_the_next_started_keeps_its_seats(party):
     assert seats_of(nxt) == seated and won(closed, 2) == (True, False)
     seat3 = Seat.objects.get(round=closed, table__number=2, position=3).player
     assert ScoreSheetLine.objects.get(round=closed, player=seat3).points == 0
-    assert "points 1 → 0" in correction.effects and "already started" in correction.effects
+    assert "points 1 → 0" in said(correction) and "already started" in said(correction)
 
 
 def test_a_change_that_leaves_a_closed_table_unfinished_is_refused_once_the_next_started(party):
@@ -383,7 +393,7 @@ def test_the_same_change_while_the_next_round_waits_reopens_the_round(party):
     closed.refresh_from_db()
     assert closed.status == Round.Status.PLAYING
     assert not Round.objects.filter(party=party, number=2).exists()
-    assert "in play again" in correction.effects
+    assert "in play again" in said(correction)
 
 
 def test_a_correction_that_makes_a_later_roll_unplayable_is_refused(party):
@@ -428,7 +438,7 @@ def test_a_correction_in_a_later_started_round_still_recomputes_the_closed_one(p
     )
     assert won(closed, 2) == (False, True)
     assert seats_of(round_of(party, 2)) == seated
-    assert "already started" in correction.effects
+    assert "already started" in said(correction)
 
 
 def test_bad_corrections_are_refused_and_change_nothing(party):
@@ -499,7 +509,7 @@ def test_a_correction_moves_the_fuzzy_die_and_later_closed_rounds_carry_it_forwa
     closed.refresh_from_db()
     second.refresh_from_db()
     assert closed.fuzzy_die_id == seat3.id and second.fuzzy_die_id == seat3.id
-    assert f"the fuzzy die is {seat3.name}'s" in correction.effects
+    assert f"the fuzzy die is {seat3.name}'s" in said(correction)
 
 
 # -- 3. late taps ------------------------------------------------------------------------------
@@ -539,7 +549,7 @@ def test_a_late_tap_applied_counts_before_the_bell_and_flips_its_table():
     added = Roll.objects.get(tap_id=late.tap_id)  # the late tap's own roll, entered now
     assert (added.outcome, added.before_bell, added.round_id) == ("two", True, closed.id)
     assert won(closed, 3) == (False, True)  # 2 to 1 for the seat 2 and 4 team now
-    assert correction.kind == "late_tap" and "now win" in correction.effects
+    assert correction.kind == "late_tap" and "now win" in said(correction)
 
 
 def test_a_late_tap_the_rules_refuse_stays_pending_and_changes_nothing(party):
@@ -653,7 +663,7 @@ def test_a_late_roll_made_before_the_bell_goes_in_before_the_tables_after_bell_r
     table = loaded(party, closed).table(3)
     assert table.done and table.points == (1, 2)  # seat 2 then finished the turn with the miss
     assert won(closed, 3) == (False, True)
-    assert "no longer count" not in correction.effects
+    assert "no longer count" not in said(correction)
 
 
 def test_after_bell_rolls_the_late_roll_makes_needless_no_longer_count():
@@ -674,7 +684,7 @@ def test_after_bell_rolls_the_late_roll_makes_needless_no_longer_count():
     table = loaded(party, closed).table(3)
     assert table.done and table.points == (2, 0) and table.rolloff is None
     assert won(closed, 3) == (True, False)
-    assert "5 roll(s) entered at table 3 after the bell" in correction.effects
+    assert "5 rolls entered at table 3 after the bell" in said(correction)
     live_rolls = Roll.objects.filter(round=closed, table__number=3, voided_by__isnull=True)
     assert live_rolls.count() == 2  # the late 2 points and seat 1's miss
 

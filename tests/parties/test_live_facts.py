@@ -14,6 +14,7 @@ from parties.services.party import party_end, party_pause, party_resume
 from parties.services.player import player_arrive, player_leave
 from parties.services.roll import roll_record
 from parties.services.round import round_start
+from parties.translation import correction_effects
 from tests.parties.conftest import Browser, redeem
 from tests.parties.test_play import new_party
 
@@ -403,10 +404,10 @@ def test_with_rotation_none_the_host_swaps_two_players_between_sets_as_a_reseat(
     correction = Correction.objects.get(party=party, kind="reseat")
     assert correction.round == selectors.current_round(party)
     assert correction.made_by == "host"
-    assert correction.effects == (
+    assert correction_effects(correction) == [
         f"Set 2, round 1: {a.player.name} and {b.player.name} swap seats; {a.player.name} now "
         f"sits at table 2, seat 2, and {b.player.name} at table 1, seat 2"
-    )
+    ]
 
 
 def swap_answer(party, a, b):

@@ -28,6 +28,7 @@ from parties.services.party import party_create, party_end, party_pause, party_r
 from parties.services.roll import roll_record, roll_undo
 from parties.services.roll_correction import roll_void
 from parties.services.round import bell_ring, round_start
+from parties.translation import late_tap_description
 from scoring import PRESETS
 
 pytestmark = pytest.mark.django_db
@@ -479,10 +480,12 @@ def test_a_tap_for_a_round_that_has_closed_is_held_for_the_host_not_counted_in_t
     assert (late.round_id, late.table.number, late.status) == (first.id, 2, "pending")
     assert late.fields == {"dice": [], "outcome": "two", "face": None, "called": None,
                            "seen": 0, "bell_seen": False}
-    assert late.description.startswith("2 points")  # its table finished: no holder to name
-    assert ", made before the bell" in late.description
     # It was entered on version 0; the table's rolls since are pointed out to the host.
-    assert late.description.endswith("another phone had entered rolls at that table since")
+    said = late_tap_description(late)
+    assert said.startswith("2 points for ")
+    assert said.endswith(
+        "; made before the bell; another phone had entered rolls at that table since"
+    )
 
 
 def test_a_tap_for_a_round_that_is_not_a_closed_round_of_the_party_is_refused(party):

@@ -30,12 +30,12 @@ def test_equal_shares_of_twelve_buy_ins(host, tied_party):  # noqa: F811
     assert "The pot is set." in response.content.decode()
     assert Party.objects.get(pk=tied_party.pk).seq == seq + 1  # its pages refetch the money
     pot = section(results(host, tied_party), "pot")
-    assert "<strong>72.00</strong>: 12 players × 6.00" in pot
+    assert "<strong>$72.00</strong>: 12 players × $6.00" in pot
     # Three prizes, $24 each; but nobody rolled a Bunco, so that share goes to the other two
     # ($36 each) and the whole pot is still paid. Most wins waits for its roll-off.
     assert "nobody won it" in prize_text(host, tied_party, "most_buncos")
     wins = prize_text(host, tied_party, "most_wins")
-    assert '<span class="prize-money">36.00</span>' in wins
+    assert '<span class="prize-money">$36.00</span>' in wins
     assert "to the roll-off&#x27;s winner" in wins
 
 
@@ -43,7 +43,7 @@ def test_amounts_must_make_the_pot_and_a_split_tie_shares_to_the_cent(host, tied
     bad = set_pot(host, tied_party, buy_in="6", unit="amount", tied="split",
                   **{"share-most_wins": "40", "share-most_buncos": "20",
                      "share-most_losses": "10"})
-    assert "the amounts add up to 70.00, but the pot is 72.00 (12 players × 6.00)" in (
+    assert "the amounts add up to $70.00, but the pot is $72.00 (12 players × $6.00)" in (
         bad.content.decode()
     )
     assert Party.objects.get(pk=tied_party.pk).pot == {}  # nothing saved
@@ -52,10 +52,10 @@ def test_amounts_must_make_the_pot_and_a_split_tie_shares_to_the_cent(host, tied
     page = results(host, tied_party)
     wins = prize_text(host, tied_party, "most_wins")
     # No Buncos: their $20 goes to the others in proportion, 72 x 41/52 = 56.77 for most wins.
-    assert '<span class="prize-money">56.77</span>' in wins
-    assert "tie: shared" in wins and "Ann 28.39 · Bea 28.38" in wins  # the odd cent: first
+    assert '<span class="prize-money">$56.77</span>' in wins
+    assert "tie: shared" in wins and "Ann $28.39 · Bea $28.38" in wins  # the odd cent: first
     take_home = section(page, "pot")
-    assert "<td class=\"name\">Ann</td><td>28.39</td>" in take_home
+    assert "<td class=\"name\">Ann</td><td>$28.39</td>" in take_home
     assert "Record totals" not in page  # a shared tie has no roll-off
     ann, bea = (tied_party.players.get(name=n) for n in ("Ann", "Bea"))
     response = host.post(reverse("parties:prize_rolloff", args=[tied_party.id, "most_wins"]),
@@ -69,7 +69,7 @@ def test_ten_losers_share_eleven_dollars_exactly(host, tied_party):  # noqa: F81
             **{"share-most_wins": "0", "share-most_buncos": "0", "share-most_losses": "100"})
     losses = prize_text(host, tied_party, "most_losses")
     amounts = [a.split()[-1] for a in losses.split("</span>")[-2].split("·")]
-    cents = sorted(int(a.replace(".", "")) for a in amounts if a[0].isdigit())
+    cents = sorted(int(a.lstrip("$").replace(".", "")) for a in amounts if a[0] == "$")
     assert len(cents) == 10 and sum(cents) == 1200 and cents[-1] - cents[0] <= 1
 
 
@@ -109,7 +109,7 @@ def test_the_form_shows_shares_that_save_again_after_a_late_arrival(host, tied_p
             **{"share-most_wins": "600", "share-most_buncos": "300", "share-most_losses": "300"})
     Player.objects.create(party=tied_party, name="Zoe", position=99)  # 13 buy-ins: 1,300.00
     page = results(host, tied_party)
-    assert "1,300.00" in section(page, "pot")
+    assert "$1,300.00" in section(page, "pot")
     shown = dict(re.findall(r'name="share-(\w+)" value="([^"]*)"', page))
     assert shown == {"most_wins": "650.00", "most_buncos": "325.00", "most_losses": "325.00"}
     response = set_pot(host, tied_party, buy_in="100.00", unit="amount", tied="split",
@@ -131,7 +131,7 @@ def test_a_refused_pot_comes_back_open_as_typed_with_the_error_beside_its_field(
     # The refusal is in the shares' fieldset, which points at it, not at the page's top.
     shares = form[form.index("<fieldset"):form.index("</fieldset>")]
     assert 'aria-describedby="pot-error"' in shares
-    assert 'id="pot-error" role="alert">The shares: the amounts add up to 70.00' in shares
+    assert 'id="pot-error" role="alert">The shares: the amounts add up to $70.00' in shares
     assert 'class="messages"' not in response.content.decode().split('id="pot"')[0]
     assert Party.objects.get(pk=tied_party.pk).pot == {}
 
@@ -146,4 +146,44 @@ def test_money_waiting_for_a_roll_off_is_said_under_who_takes_home_what(host, ti
     pot = section(results(host, tied_party), "pot")
     # Most wins is tied and settled by a roll-off: its 36.00 (no Buncos: their share went to
     # the other two prizes) is nobody's yet, and the page says so beside the take-home table.
-    assert "36.00 of the pot waits for the roll-off for Most wins" in pot
+    assert "$36.00 of the pot waits for the roll-off for Most wins" in pot
+
+
+def test_the_pot_is_in_the_currency_the_host_picks_written_as_each_phone_reads(
+    host, player, tied_party  # noqa: F811
+):
+    set_pot(host, tied_party, buy_in="6,50", unit="percent", tied="split", currency="EUR")
+    assert Party.objects.get(pk=tied_party.pk).prize_pot.currency == "EUR"
+    pot = section(results(host, tied_party), "pot")
+    assert "<strong>€78.00</strong>: 12 players × €6.50" in pot
+    assert '<option value="EUR" selected>euro (€, EUR)</option>' in pot
+    # A Spanish phone and a French one read the same pot with their own separators and order.
+    player.cookies["django_language"] = "es"
+    assert "<strong>78,00\u00a0€</strong>" in section(results(player, tied_party), "pot")
+    player.cookies["django_language"] = "fr"
+    assert "<strong>78,00\u00a0€</strong>" in section(results(player, tied_party), "pot")
+
+
+def test_a_currency_not_on_the_list_is_refused_and_nothing_is_saved(host, tied_party):  # noqa: F811
+    response = set_pot(host, tied_party, buy_in="6", currency="DOGE")
+    assert response.status_code == 400
+    form = section(response.content.decode(), "pot")
+    assert 'id="pot-error" role="alert">Choose the pot&#x27;s currency from the list.' in form
+    assert Party.objects.get(pk=tied_party.pk).pot == {}
+
+
+@pytest.mark.parametrize(
+    "accept, offered",
+    [("en-US,en;q=0.9", "USD"), ("es-MX,es;q=0.9", "MXN"), ("es", "EUR"),
+     ("fr-CA,fr;q=0.8", "CAD"), ("en-GB", "GBP"), ("", "USD")],
+)
+def test_a_new_pot_offers_the_hosts_currency_first(host, tied_party, accept, offered):  # noqa: F811
+    page = host.get(
+        reverse("parties:results", args=[tied_party.id]), headers={"accept-language": accept}
+    ).content.decode()
+    assert re.search(rf'<option value="{offered}" selected>', section(page, "pot"))
+
+
+def test_a_pot_saved_before_pots_had_a_currency_reads_in_the_partys(host, tied_party):  # noqa: F811
+    Party.objects.filter(pk=tied_party.pk).update(pot={"buy_in_cents": 600}, language="fr")
+    assert "<strong>€72.00</strong>" in section(results(host, tied_party), "pot")

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from parties.models import Party
 from parties.party_codes import party_code_shown
+from scoring.pot import CURRENCIES
 from tests.catalogs import CLOSE, OPEN, PSEUDO, pseudo_catalog
 from tests.parties.conftest import TWELVE, Browser, create_form, create_party
 
@@ -21,7 +22,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.needs_gettext
 JSON = {"HTTP_ACCEPT": "application/json"}
 
 # Names, not words: the game's and the site's, each language's own, the party's players.
-NAMES = {"Bunco", "Night", "English", "Español", "Français", "Pseudo", *TWELVE}
+# Names, and the currencies' codes (ISO 4217: the same in every language).
+NAMES = {"Bunco", "Night", "English", "Español", "Français", "Pseudo", *TWELVE, *CURRENCIES}
 BRACKETED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 WORD = re.compile(r"[^\W\d_]{2,}")
 ADDRESS = re.compile(r"\bhttps?://\S+")

@@ -90,7 +90,7 @@ def post_routes(party):
     """Every POST route of the app, by name, at party A (a real link, a real table)."""
     link = AccessLink.objects.filter(party=party, role="table").first()
     at_party = ["reshuffle", "swap", "start", "clock", "bell", "pause", "resume", "end",
-                "leave", "arrive", "pot_set"]
+                "leave", "arrive", "pot_set", "paper_language"]
     routes = {name: reverse(f"parties:{name}", args=[party.id]) for name in at_party}
     routes.update(
         create=reverse("parties:create"),

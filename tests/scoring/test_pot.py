@@ -93,7 +93,9 @@ def test_it_round_trips_through_its_stored_form():
 @pytest.mark.parametrize(
     "text, cents",
     [("6", 600), ("6.5", 650), ("$6.50", 650), ("6,50", 650), (" 12 ", 1200), ("", 0),
-     (".5", 50), ("1,200.00", 120000), ("1200", 120000)],
+     (".5", 50), ("1,200.00", 120000), ("1200", 120000), ("6,50 €", 650), ("€6", 600),
+     ("1.200,50", 120050), ("1 200,50", 120050), ("CHF 5", 500), ("5 chf", 500),
+     ("MXN 100", 10000), ("£6.50", 650)],
 )
 def test_typed_amounts(text, cents):
     assert parse_money(text) == cents
@@ -103,6 +105,13 @@ def test_typed_amounts(text, cents):
 def test_typed_amounts_that_are_not_amounts_are_refused(text):
     with pytest.raises(PotError):
         parse_money(text)
+
+
+def test_a_pot_is_in_a_currency_of_the_list_or_in_its_partys():
+    assert Pot.from_dict({"buy_in_cents": 500, "currency": "EUR"}).currency == "EUR"
+    assert Pot.from_dict({"buy_in_cents": 500}).currency == ""  # saved before pots had one
+    with pytest.raises(PotError, match="'XYZ' is not a currency"):
+        Pot(buy_in_cents=500, currency="XYZ")
 
 
 def test_money_reads_as_money():
