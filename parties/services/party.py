@@ -36,8 +36,11 @@ def _shuffled(items):
 
 
 @transaction.atomic
-def party_create(*, name: str, player_names: list[str], preset: str, rules: Rules) -> Party:
-    """A party with its players, ghosts, tables, sets, round 1 seated at random, and links."""
+def party_create(
+    *, name: str, player_names: list[str], preset: str, rules: Rules, self_join: bool = False
+) -> Party:
+    """A party with its players, ghosts, tables, sets, round 1 seated at random, and links.
+    `self_join`: guests may add themselves with the code and their name (services.guests)."""
     problem = party_size_problem(len(player_names), rules)
     if problem:
         raise PartyError(problem)
@@ -45,7 +48,8 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
         try:
             with transaction.atomic():
                 party = Party.objects.create(
-                    name=name, code=new_party_code(), preset=preset, options=rules.to_options()
+                    name=name, code=new_party_code(), preset=preset, options=rules.to_options(),
+                    self_join=self_join,
                 )
             break
         except IntegrityError:  # the random code was taken; draw again
@@ -64,7 +68,7 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
         for i in range(1, ghost_count + 1)
     ]
     Player.objects.bulk_create(players)
-    seating = _first_seating(players, rules)  # as many tables as the rules' plan has
+    seating = first_seating(players, rules)  # as many tables as the rules' plan has
     tables = Table.objects.bulk_create(
         Table(party=party, number=n) for n in range(1, len(seating) + 1)
     )
@@ -72,7 +76,7 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
         BuncoSet(party=party, number=n) for n in range(1, rules.sets + 1)
     )
     first = Round.objects.create(party=party, bunco_set=sets[0], number=1, target=1)
-    _seat_round(first, tables, seating)
+    seat_round(first, tables, seating)
 
     AccessLink.objects.bulk_create(
         [access.new_salted(AccessLink(party=party, role=AccessLink.Role.HOST))]
@@ -86,7 +90,8 @@ def party_create(*, name: str, player_names: list[str], preset: str, rules: Rule
     return party
 
 
-def _first_seating(players, rules):
+def first_seating(players, rules):
+    """Round 1's seating of `players` (Player rows, ghosts among them), drawn at random."""
     by_key = {str(p.id): p for p in players}
     real = _shuffled(str(p.id) for p in players if not p.is_ghost)
     ghosts = _shuffled(str(p.id) for p in players if p.is_ghost)
@@ -94,7 +99,8 @@ def _first_seating(players, rules):
     return [[by_key[key] for key in table] for table in seating]
 
 
-def _seat_round(round_, tables, seating):
+def seat_round(round_, tables, seating):
+    """Seat `round_`: each table of `tables` takes the players of its place in `seating`."""
     Seat.objects.bulk_create(
         Seat(round=round_, table=table, player=player, position=position)
         for table, seated in zip(tables, seating, strict=True)
@@ -102,7 +108,7 @@ def _seat_round(round_, tables, seating):
     )
 
 
-def _first_round_for_seating(party):
+def first_round_for_seating(party):
     """Round 1 of set 1, locked, while its seating may still change (before it starts)."""
     # Locked so a reseat and the start of round 1 cannot interleave.
     first = (
@@ -120,12 +126,12 @@ def _first_round_for_seating(party):
 def party_reshuffle(*, party: Party) -> None:
     """Draw a new random seating for round 1."""
     lock_party(party)
-    first = _first_round_for_seating(party)
+    first = first_round_for_seating(party)
     # Those seated now: a player who left (or the ghost a late arrival replaced) stays out.
     players = [seat.player for seat in first.seats.select_related("player")]
     tables = list(party.tables.all())
     first.seats.all().delete()
-    _seat_round(first, tables, _first_seating(players, party.rules))
+    seat_round(first, tables, first_seating(players, party.rules))
     party_changed(party, "seating")  # every phone already open shows the new chairs
 
 
@@ -133,7 +139,7 @@ def party_reshuffle(*, party: Party) -> None:
 def party_swap_players(*, party: Party, player_a: int, player_b: int) -> None:
     """Swap two players' chairs for round 1, if the seating stays playable."""
     lock_party(party)
-    first = _first_round_for_seating(party)
+    first = first_round_for_seating(party)
     missing = _("Pick two different players of this party to swap.")
     swap_seats(party, first, player_a, player_b, missing)
     party_changed(party, "seating")
