@@ -357,6 +357,11 @@ PARTY_CODE_FAILURE_WINDOW = 600
 PARTY_CREATE_MAX_PER_ADDRESS = int(os.environ.get("PARTY_CREATE_MAX_PER_ADDRESS", "20"))
 PARTY_CREATE_WINDOW = 60 * 60
 
+# Guests waiting at once for the host to seat them, at a party that lets guests add themselves
+# (Party.self_join): anyone with the code may ask, so a script could otherwise fill the host's
+# list. Far more than arrive together at a real party; the host seats or turns them away.
+GUESTS_WAITING_MAX = 100
+
 # Party sockets one session may hold open at once in a server process (parties/live/consumers.py):
 # about three times the busiest real session (docs/security.md).
 PARTY_SOCKETS_PER_SESSION = 20

@@ -27,6 +27,9 @@ from parties.models import AccessLink, Party
 
 SESSION_LINKS = "bunco_links"  # ids of the links this browser redeemed
 SESSION_CODE_PARTIES = "bunco_code_parties"  # parties whose code this browser typed
+# The secret of the guest this phone asked to join as (models.WaitingGuest): the phone is that
+# guest because its own session holds it; the row keeps only its hash.
+SESSION_WAITING = "bunco_waiting"
 
 # Which links are live, written once: a link opens its party until it is revoked (reissued, or
 # its player gone). Every read of live links starts from it, the tap's hand-written statement
@@ -79,6 +82,45 @@ def _grant(request, name, item):
     ids = set(request.session.get(name, []))
     ids.add(item)
     request.session[name] = sorted(ids)
+
+
+def hold_waiting(request, secret):
+    """The phone waits as the guest whose secret this is (the one it asked last, if several).
+    A new session key, as for any access gained: a planted session learns no secret."""
+    request.session.cycle_key()
+    request.session[SESSION_WAITING] = secret
+
+
+def waiting_secret(session):
+    return session.get(SESSION_WAITING)
+
+
+def drop_waiting(request):
+    """The phone waits no more: its guest became a player and it holds the player's link, or
+    it was never let in. Dropped once redeemed, so a link the host reissues later (a phone
+    lost) never reaches the phone through its old place in the list."""
+    request.session.pop(SESSION_WAITING, None)
+
+
+def player_link(party_id, player_id):
+    """The live link of a (real) player of the party, or None."""
+    return (
+        live_links(party_id)
+        .filter(role=AccessLink.Role.PLAYER, player_id=player_id, player__is_ghost=False)
+        .order_by("id")
+        .first()
+    )
+
+
+def play_as(request, party_id, link):
+    """The host plays as the player of `link`: this phone holds that link, and no other
+    player's link at this party (one name a phone plays under; its host and table links stay)."""
+    others = live_links(party_id).filter(role=AccessLink.Role.PLAYER).exclude(pk=link.id)
+    others = set(others.filter(id__in=request.session.get(SESSION_LINKS, [])).values_list(
+        "id", flat=True))
+    request.session[SESSION_LINKS] = [i for i in request.session.get(SESSION_LINKS, [])
+                                      if i not in others]
+    redeem(request, link)
 
 
 @dataclass(frozen=True)

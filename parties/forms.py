@@ -181,6 +181,15 @@ class PartyCreateForm(forms.Form):
         ),
         required=False,  # a form sent without it (an older page) gets the host's language
     )
+    self_join = forms.BooleanField(
+        label=gettext_lazy("Guests may add themselves"),
+        help_text=gettext_lazy(
+            "A guest whose name is not on the list types the party code and their name at the "
+            "join page, and waits for you to seat them, say they are already on the list, or "
+            "turn them away."
+        ),
+        required=False,
+    )
     # The preset the rule fields on the page were drawn for. Picking a preset redraws them
     # (htmx); a form sent before that arrived holds the previous preset's rules, which the
     # host did not choose.

@@ -31,6 +31,9 @@ class Party(models.Model):
     # The language of the party's paper (rule sheet, score and tally sheets, cards, the results
     # print), chosen by the host; every phone still reads its own language on screen.
     language = models.CharField(max_length=8, default="en")
+    # Guests may add themselves at /join/ with the code and their name; they wait for the host
+    # to seat them (WaitingGuest).
+    self_join = models.BooleanField(default=False)
 
     class Meta:
         verbose_name_plural = _("parties")
@@ -371,6 +374,41 @@ class PrizeRollOff(models.Model):
 
     def __str__(self):
         return f"{self.player}: {self.total} ({self.category}, circuit {self.circuit})"
+
+
+class WaitingGuest(models.Model):
+    """A guest who added themselves at /join/ (Party.self_join) and waits for the host to seat
+    them, merge them with a name already on the list, or turn them away. Their phone is known by
+    a secret kept in its own session; only the secret's hash is stored here, as a link's is."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting to be seated")
+        SEATED = "seated", pgettext_lazy("a guest", "Seated")
+        MERGED = "merged", _("Already on the list")
+        TURNED_AWAY = "turned_away", _("Turned away")
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="waiting_guests")
+    name = models.CharField(max_length=40, help_text="as parties.party_limits tidied it")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING)
+    # The player the guest became: a new one (seated) or one already on the list (merged).
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    secret_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["party", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["waiting", "turned_away"], player__isnull=True)
+                | Q(status__in=["seated", "merged"], player__isnull=False),
+                name="guest_player_matches_status",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.get_status_display()})"
 
 
 class AccessLink(models.Model):

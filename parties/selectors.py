@@ -10,7 +10,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from parties import access, state
-from parties.models import AccessLink, Party, PrizeRollOff, Round, ScoreSheetLine, Seat
+from parties.models import (
+    AccessLink,
+    Party,
+    PrizeRollOff,
+    Round,
+    ScoreSheetLine,
+    Seat,
+    WaitingGuest,
+)
 from parties.translation import player_name
 from scoring import partner_seat, settle_prize, side_seats
 from scoring.seating import table_plays_alone
@@ -181,6 +189,24 @@ def party_links(party: Party, base_url: str) -> list[LinkView]:
         table_number = link.table.number if link.table else None
         views.append(LinkView(link.id, link.role, label, url, table_number, link.player_id))
     return views
+
+
+def waiting_guest(secret):
+    """The guest a phone asked to join as, by the secret its session holds (with the party and
+    the player it became), or None."""
+    if not secret or len(secret) > 100:
+        return None
+    return (
+        WaitingGuest.objects.filter(secret_hash=access.hash_token(secret))
+        .select_related("party", "player")
+        .first()
+    )
+
+
+def guests_waiting(party) -> list:
+    """The guests waiting for the host to seat them, in the order they asked."""
+    waiting = WaitingGuest.objects.filter(party=party, status=WaitingGuest.Status.WAITING)
+    return list(waiting.order_by("created_at", "id"))
 
 
 @dataclass(frozen=True)

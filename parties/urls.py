@@ -6,6 +6,7 @@ from parties import converters  # noqa: F401 - registers the "id" converter
 from parties.views import (
     corrections,
     files,
+    guests,
     host,
     manifest,
     paper,
@@ -25,6 +26,7 @@ urlpatterns = [
     path("parties/new/plan/", setup.party_create_plan, name="create_plan"),
     path("parties/import/", files.import_page, name="import"),
     path("join/", setup.join, name="join"),
+    path("join/waiting/", guests.waiting, name="waiting"),
     path("l/<str:token>/", setup.redeem, name="redeem"),
     path("parties/<id:party_id>/", players.party_view, name="party"),
     path("parties/<id:party_id>/manifest.webmanifest", manifest.manifest, name="manifest"),
@@ -73,6 +75,22 @@ urlpatterns = [
     ),
     path("parties/<id:party_id>/host/pot/", play.pot_set, name="pot_set"),
     path("parties/<id:party_id>/host/arrive/", play.player_arrive, name="arrive"),
+    path("parties/<id:party_id>/host/playing/", host.host_plays, name="host_plays"),
+    path(
+        "parties/<id:party_id>/host/guests/<id:guest_id>/seat/",
+        guests.guest_seat,
+        name="guest_seat",
+    ),
+    path(
+        "parties/<id:party_id>/host/guests/<id:guest_id>/merge/",
+        guests.guest_merge,
+        name="guest_merge",
+    ),
+    path(
+        "parties/<id:party_id>/host/guests/<id:guest_id>/turn-away/",
+        guests.guest_turn_away,
+        name="guest_turn_away",
+    ),
     path(
         "parties/<id:party_id>/host/rounds/<id:round_id>/rolls/",
         corrections.round_rolls,

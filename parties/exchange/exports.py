@@ -41,6 +41,9 @@ VERSION = 1
 # importing server issues new links for every role instead. (Sessions are not a party's rows.)
 NOT_EXPORTED = {
     "parties.accesslink": "capability links: the importing server issues new ones for every role",
+    # A guest waits on one server, known by a secret in a session there; those who were seated
+    # or merged are players, and travel as players.
+    "parties.waitingguest": "guests waiting: each phone's secret lives in this server's sessions",
 }
 # Fields that stay out for the same reason. The party code lets anyone read the party; the new
 # party gets a code of its own (and two copies of one party could not share it anyway).

@@ -46,6 +46,12 @@ def party_group(party_id):
     return f"party-{party_id}"
 
 
+def host_group(party_id):
+    """The party's host pages' sockets: what only the host page shows (a guest waiting to be
+    seated) is told to them alone, not to every phone of the party."""
+    return f"party-{party_id}-host"
+
+
 def table_group(party_id, number, language=None):
     """The group of a table's phones that read `language` (the default's keeps the plain name):
     what a table's phones are sent carries text (parties.live.languages)."""
@@ -346,6 +352,12 @@ async def _send_seats_then(party_id, seats, pushes):
     """The close's seats, (group, event), in one trip; once they are sent, `pushes`."""
     if await _send_events(party_id, seats):
         await _send_all(party_id, pushes)
+
+
+def on_commit_host(party, what):
+    """A change only the host's pages show: they refetch, as on a party-wide change."""
+    message = {"type": "round", "seq": party.seq, "what": what}
+    transaction.on_commit(lambda: _send(party.id, host_group(party.id), message))
 
 
 def on_commit_round(party, what):

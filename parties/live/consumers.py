@@ -17,7 +17,7 @@ from bunco_site.fast import socket_loop
 from parties import access
 from parties.converters import IdConverter
 from parties.live import languages, layer_watch
-from parties.live.announce import party_group, table_group
+from parties.live.announce import host_group, party_group, table_group
 from parties.models import Party, Round
 
 logger = logging.getLogger(__name__)
@@ -137,6 +137,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.groups = [party_group(party_id)] + [
             table_group(party_id, n, self.language) for n in self._tables(table_count)
         ]
+        if grant.host:
+            self.groups.append(host_group(party_id))
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()

@@ -18,13 +18,14 @@ pages to refetch). The lock serialises one party's writes; other parties are not
     round_close   the round's close, inside the write that ended the round (no services)
     close_sql     the close's rows, one statement a kind, written while the seats render
     late_tap      late_tap_hold, late_tap_apply, late_tap_dismiss
-    player        player_leave, player_arrive, players_swap
+    player        player_leave, player_arrive, player_add, players_swap
+    guests        guest_join, guest_seat, guest_merge, guest_turn_away
     scorekeeper   scorekeeper_choose
     link          link_reissue
     prize         prize_rolloff_record
     pot           pot_set
     correction    the steps the corrections share (no services of their own)
-    changes       lock_party, seq_bump, party_changed
+    changes       lock_party, seq_bump, party_changed, host_changed
     errors        PartyError, StaleTap
 
 Views, consumers and the tap's ASGI entry call these; the services call parties' models, reads

@@ -34,3 +34,13 @@ def party_changed(party, what: str) -> None:
     changed ("seating", ...), for the page's own words where it has any."""
     seq_bump(party)
     announce.on_commit_round(party, what)
+
+
+def host_changed(party, what: str) -> None:
+    """Move the number on and, after commit, tell only the party's host pages to refetch: what
+    changed shows on no other page (a guest waiting), and a guest arriving in the middle of a
+    round must not make hundreds of phones fetch their pages. The other pages never hear this
+    number; the next they hear is above theirs, as it would have been (a page whose socket
+    opens meanwhile refetches once, on its hello)."""
+    seq_bump(party)
+    announce.on_commit_host(party, what)

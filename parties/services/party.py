@@ -53,29 +53,25 @@ def party_paper_language(*, party: Party, language: str) -> None:
 
 @transaction.atomic
 def party_create(
-    *, name: str, player_names: list[str], preset: str, rules: Rules, language: str = "en"
+    *,
+    name: str,
+    player_names: list[str],
+    preset: str,
+    rules: Rules,
+    language: str = "en",
+    self_join: bool = False,
 ) -> Party:
     """A party with its players, ghosts, tables, sets, round 1 seated at random, and links;
-    `language` is its paper's (settings.LANGUAGES)."""
+    `language` is its paper's (settings.LANGUAGES). `self_join`: guests may add themselves with
+    the code and their name (services.guests)."""
     problem = party_size_problem(len(player_names), rules)
     if problem:
         raise PartyError(problem)
     check_language(language)
-    for _attempt in range(5):
-        try:
-            with transaction.atomic():
-                party = Party.objects.create(
-                    name=name,
-                    code=new_party_code(),
-                    preset=preset,
-                    options=rules.to_options(),
-                    language=language,
-                )
-            break
-        except IntegrityError:  # the random code was taken; draw again
-            continue
-    else:  # pragma: no cover - 31^12 codes make five collisions in a row unthinkable
-        raise PartyError(_("Could not find a free party code; try again."))
+    party = _with_free_code(
+        name=name, preset=preset, options=rules.to_options(), language=language,
+        self_join=self_join,
+    )
 
     players = [
         Player(party=party, name=player_name, position=i)
@@ -88,7 +84,7 @@ def party_create(
         for i in range(1, ghost_count + 1)
     ]
     Player.objects.bulk_create(players)
-    seating = _first_seating(players, rules)  # as many tables as the rules' plan has
+    seating = first_seating(players, rules)  # as many tables as the rules' plan has
     tables = Table.objects.bulk_create(
         Table(party=party, number=n) for n in range(1, len(seating) + 1)
     )
@@ -96,7 +92,7 @@ def party_create(
         BuncoSet(party=party, number=n) for n in range(1, rules.sets + 1)
     )
     first = Round.objects.create(party=party, bunco_set=sets[0], number=1, target=1)
-    _seat_round(first, tables, seating)
+    seat_round(first, tables, seating)
 
     AccessLink.objects.bulk_create(
         [access.new_salted(AccessLink(party=party, role=AccessLink.Role.HOST))]
@@ -110,7 +106,20 @@ def party_create(
     return party
 
 
-def _first_seating(players, rules):
+def _with_free_code(**fields):
+    """A new Party row with `fields` and a random code no other party holds."""
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                return Party.objects.create(code=new_party_code(), **fields)
+        except IntegrityError:  # the random code was taken; draw again
+            continue
+    # 31^12 codes make five collisions in a row unthinkable
+    raise PartyError(_("Could not find a free party code; try again."))  # pragma: no cover
+
+
+def first_seating(players, rules):
+    """Round 1's seating of `players` (Player rows, ghosts among them), drawn at random."""
     by_key = {str(p.id): p for p in players}
     real = _shuffled(str(p.id) for p in players if not p.is_ghost)
     ghosts = _shuffled(str(p.id) for p in players if p.is_ghost)
@@ -118,7 +127,8 @@ def _first_seating(players, rules):
     return [[by_key[key] for key in table] for table in seating]
 
 
-def _seat_round(round_, tables, seating):
+def seat_round(round_, tables, seating):
+    """Seat `round_`: each table of `tables` takes the players of its place in `seating`."""
     Seat.objects.bulk_create(
         Seat(round=round_, table=table, player=player, position=position)
         for table, seated in zip(tables, seating, strict=True)
@@ -126,7 +136,7 @@ def _seat_round(round_, tables, seating):
     )
 
 
-def _first_round_for_seating(party):
+def first_round_for_seating(party):
     """Round 1 of set 1, locked, while its seating may still change (before it starts)."""
     # Locked so a reseat and the start of round 1 cannot interleave.
     first = (
@@ -144,12 +154,12 @@ def _first_round_for_seating(party):
 def party_reshuffle(*, party: Party) -> None:
     """Draw a new random seating for round 1."""
     lock_party(party)
-    first = _first_round_for_seating(party)
+    first = first_round_for_seating(party)
     # Those seated now: a player who left (or the ghost a late arrival replaced) stays out.
     players = [seat.player for seat in first.seats.select_related("player")]
     tables = list(party.tables.all())
     first.seats.all().delete()
-    _seat_round(first, tables, _first_seating(players, party.rules))
+    seat_round(first, tables, first_seating(players, party.rules))
     party_changed(party, "seating")  # every phone already open shows the new chairs
 
 
@@ -157,7 +167,7 @@ def party_reshuffle(*, party: Party) -> None:
 def party_swap_players(*, party: Party, player_a: int, player_b: int) -> None:
     """Swap two players' chairs for round 1, if the seating stays playable."""
     lock_party(party)
-    first = _first_round_for_seating(party)
+    first = first_round_for_seating(party)
     missing = _("Pick two different players of this party to swap.")
     swap_seats(party, first, player_a, player_b, missing)
     party_changed(party, "seating")

@@ -1,6 +1,7 @@
 """Writes to the players: comings and goings between rounds (a player who leaves gives their seat
 to a ghost, a late arrival takes a ghost's seat: docs/rules.md section 6, ghosts fill empty
-seats), and the host's swap of two players' seats."""
+seats), a newcomer before round 1 (a guest who added themselves), and the host's swap of two
+players' seats."""
 
 from dataclasses import dataclass
 
@@ -10,19 +11,22 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from parties import access
-from parties.models import AccessLink, Party, Player, Round, Seat
-from parties.party_limits import clean_player_name
+from parties.models import AccessLink, Party, Player, Round, Seat, Table
+from parties.party_limits import clean_player_name, party_size_problem
 from parties.services.changes import lock_party, party_changed
 from parties.services.errors import PartyError
 from parties.services.party import (
     as_scoring_seating,
+    first_round_for_seating,
+    first_seating,
     party_reseat,
     party_swap_players,
+    seat_round,
     swap_seats,
 )
 from parties.services.round import next_round
 from parties.translation import rule_error_text
-from scoring import SeatingError, check_seating, ghost_swap
+from scoring import SeatingError, check_seating, ghost_swap, ghosts_needed
 
 
 def _waiting_round(party):
@@ -114,16 +118,27 @@ def player_leave(*, party: Party, player_id: int) -> Leave:
     return Leave(ghost, moved, tuple(sorted(reset)))
 
 
+def new_player_name(party, raw, also=()):
+    """`raw` tidied as a player's name (parties.party_limits), or PartyError: blank, too long,
+    a ghost's, or already a player's at the party or one of `also` (the names of guests
+    waiting), compared case-insensitively in any script (casefold, which SQLite's iexact is
+    not beyond ASCII)."""
+    try:
+        name = clean_player_name(raw)
+    except ValidationError as error:
+        raise PartyError(" ".join(error.messages)) from None
+    taken = {n.casefold() for n in Player.objects.filter(party=party).values_list("name",
+                                                                                  flat=True)}
+    if name.casefold() in taken | {n.casefold() for n in also}:
+        raise PartyError(_("“%(name)s” is already at this party.") % {"name": name})
+    return name
+
+
 @transaction.atomic
 def player_arrive(*, party: Party, name: str) -> Player:
     """A late arrival takes a ghost's seat (the ghost's at the lowest table first)."""
     round_, rules = _waiting_round(party)
-    try:
-        name = clean_player_name(name)
-    except ValidationError as error:
-        raise PartyError(" ".join(error.messages)) from None
-    if Player.objects.filter(party=party, name__iexact=name).exists():
-        raise PartyError(_("“%(name)s” is already at this party.") % {"name": name})
+    name = new_player_name(party, name)
     seat = (
         Seat.objects.filter(round=round_, player__is_ghost=True)
         .order_by("-table__number", "position")
@@ -142,6 +157,70 @@ def player_arrive(*, party: Party, name: str) -> Player:
     access.new_salted(AccessLink(party=party, role=AccessLink.Role.PLAYER, player=player)).save()
     party_changed(party, "seating")
     return player
+
+
+@dataclass(frozen=True)
+class Added:
+    player: Player
+    redrawn: bool  # round 1 was drawn again for one more (no ghost's chair was free)
+
+
+@transaction.atomic
+def player_add(*, party: Party, name: str) -> Added:
+    """Before round 1, a newcomer joins the seating: a ghost's chair where one is free (nobody
+    else moves, as for a late arrival), else round 1 drawn again for one more player, at as
+    many tables as that takes. Anyone may still be moved before round 1 (the host's reshuffle
+    does as much), so the newcomer need not wait for a ghost."""
+    lock_party(party)
+    first = first_round_for_seating(party)  # refused once round 1 has started
+    name = new_player_name(party, name)
+    rules = party.rules
+    seats = list(first.seats.select_related("player"))
+    if rules.team_size == 2 and rules.small_group == "ghosts" and any(
+        seat.player.is_ghost for seat in seats
+    ):
+        return Added(player_arrive(party=party, name=name), redrawn=False)
+    real = [seat.player for seat in seats if not seat.player.is_ghost]
+    problem = party_size_problem(len(real) + 1, rules)
+    if problem:
+        raise PartyError(problem)
+    ghosts = [seat.player for seat in seats if seat.player.is_ghost]
+    missing = ghosts_needed(len(real) + 1, rules) - len(ghosts)
+    player = Player.objects.create(party=party, name=name, position=_next_position(party))
+    ghosts += _new_ghosts(party, missing)
+    seating = first_seating([*real, player, *ghosts], rules)
+    tables = _tables(party, len(seating))
+    first.seats.all().delete()
+    seat_round(first, tables, seating)
+    access.new_salted(AccessLink(party=party, role=AccessLink.Role.PLAYER, player=player)).save()
+    party_changed(party, "seating")
+    return Added(player, redrawn=True)
+
+
+def _new_ghosts(party, count):
+    """`count` new ghosts, named on from the party's last ("Ghost <n>", party_limits)."""
+    made = Player.objects.filter(party=party, is_ghost=True).count()
+    return [
+        Player.objects.create(
+            party=party, name=f"Ghost {made + i}", is_ghost=True, position=_next_position(party)
+        )
+        for i in range(1, count + 1)
+    ]
+
+
+def _tables(party, count):
+    """The party's first `count` tables, new ones (each with its scorekeeper's link) made as
+    needed. One more player never needs fewer tables than seated them."""
+    tables = list(party.tables.order_by("number"))
+    if count < len(tables):
+        raise PartyError(
+            _("One more player does not fit this seating: seat them in a ghost's place.")
+        )
+    for number in range(len(tables) + 1, count + 1):
+        table = Table.objects.create(party=party, number=number)
+        access.new_salted(AccessLink(party=party, role=AccessLink.Role.TABLE, table=table)).save()
+        tables.append(table)
+    return tables
 
 
 @transaction.atomic

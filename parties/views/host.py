@@ -14,7 +14,7 @@ from parties import access, party_codes, selectors
 from parties.models import AccessLink
 from parties.pages import corrections as correction_context
 from parties.pages import facts as page_facts
-from parties.pages import fragments, host_grid
+from parties.pages import fragments, host_grid, phone_roles
 from parties.pages.links import join_url, site_url
 from parties.services import link as link_service
 from parties.services import party as party_service
@@ -24,14 +24,14 @@ from parties.translation import rule_error_text
 from parties.views import respond
 
 
-def _host_context(request, party):
+def _host_context(request, party, grant):
     round_ = selectors.current_round(party)
     tables = selectors.seating(round_)
+    common = _host_common(request, party, round_, tables, grant)
     if len(tables) > host_grid.COMPACT_FROM:
-        return {**_host_common(request, party, round_, tables),
-                **_host_grid(request, party, round_, tables)}
+        return {**common, **_host_grid(request, party, round_, tables)}
     return {
-        **_host_common(request, party, round_, tables),
+        **common,
         "live_html": respond.live_html(party, round_, None),
         "rolls": selectors.round_rolls(round_) if round_.status != round_.Status.WAITING else [],
         **correction_context.host_context(party),
@@ -68,7 +68,8 @@ def _host_grid(request, party, round_, tables):
     }
 
 
-def _host_common(request, party, round_, tables):
+def _host_common(request, party, round_, tables, grant):
+    players = list(party.players.all())
     return {
         "party": party,
         "code_shown": party_codes.party_code_shown(party.code),
@@ -77,21 +78,28 @@ def _host_common(request, party, round_, tables):
         "tables": tables,
         "links": selectors.party_links(party, site_url(request)),
         "join_url": join_url(request),
-        "players": party.players.all(),
+        "players": players,
         "table_numbers": ",".join(str(n) for n in party.tables.values_list("number", flat=True)),
+        **_guests(party),
         **page_facts.host_context(party, round_, tables),  # header, fuzzy die, reseats
+        **phone_roles.phone_context(grant, round_, players),  # "I am playing"
     }
+
+
+def _guests(party):
+    guests = selectors.guests_waiting(party)
+    return {"guests": guests, "guest_names": ", ".join(guest.name for guest in guests)}
 
 
 @never_cache
 @require_GET
 def host(request, party_id):
-    party, _grant = access.require_host(request, party_id)
-    return respond.page(request, "parties/host.html", _host_context(request, party))
+    party, grant = access.require_host(request, party_id)
+    return respond.page(request, "parties/host.html", _host_context(request, party, grant))
 
 
 def _host_change(request, party_id, change):
-    party, _grant = access.require_host(request, party_id)
+    party, grant = access.require_host(request, party_id)
     try:
         change(party)
     except PartyError as error:
@@ -99,11 +107,12 @@ def _host_change(request, party_id, change):
         if request.htmx:
             # 200, not 400: htmx swaps no 4xx answer (the host would see nothing), and with
             # DEBUG django-htmx puts a 4xx answer in place of the whole page.
-            context = _host_context(request, party)
+            context = _host_context(request, party, grant)
             return render(request, "parties/_host_seating.html", context)
         return redirect("parties:host", party_id=party.id)
     if request.htmx:
-        return render(request, "parties/_host_seating.html", _host_context(request, party))
+        context = _host_context(request, party, grant)
+        return render(request, "parties/_host_seating.html", context)
     return redirect(reverse("parties:host", args=[party.id]) + "#seating")
 
 
@@ -149,6 +158,25 @@ def link_reissue(request, party_id, link_id):
         access.redeem(request, new)  # the host keeps the access they just renewed
     messages.success(request, _("New link made; the old one no longer opens anything."))
     return redirect(reverse("parties:host", args=[party.id]) + "#links")
+
+
+@require_POST
+def host_plays(request, party_id):
+    """"I am playing: <name>": the host's phone also holds that player's link, as if their card
+    had been scanned (a session keeps every link it redeems), in place of any other player's."""
+    party, _grant = access.require_host(request, party_id)
+    try:
+        link = access.player_link(party.id, int(request.POST.get("player", "")))
+    except ValueError:
+        link = None
+    if link is None:
+        messages.error(request, _("Pick your name from the party's players."))
+    else:
+        access.play_as(request, party.id, link)
+        messages.success(
+            request, _("This phone plays as %(name)s too.") % {"name": link.player.name}
+        )
+    return redirect("parties:host", party_id=party.id)  # "You play as" is at its top
 
 
 @never_cache  # the code holds the link's token: no cache may keep it

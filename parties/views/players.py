@@ -66,6 +66,7 @@ def player(request, party_id, player_id):
             "place": place,
             "sheet": selectors.score_sheet(player),
             "own": player.id in grant.player_ids,
+            "is_host": grant.host,  # a way back to the host page (the host who plays)
             "live_html": live_html[0] if live_html else "",
             "fuzzy_die": selectors.fuzzy_die(party),
         },

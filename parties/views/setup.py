@@ -17,6 +17,8 @@ from parties import access, party_codes
 from parties.exchange import player_csv
 from parties.forms import PartyCreateForm, parse_player_file, preset_initial
 from parties.models import AccessLink, Party
+from parties.party_limits import NAME_MAX
+from parties.services import guests as guest_service
 from parties.services import party as party_service
 from parties.services.errors import PartyError
 from parties.translation import rule_error_text
@@ -42,6 +44,7 @@ def party_create(request):
         preset = request.POST.get("preset")
         kept = {key: request.POST.get(key, "") for key in ("name", "players")}
         kept["players"] = _names_kept(request, kept["players"])
+        kept["self_join"] = bool(request.POST.get("self_join"))
         form = PartyCreateForm(
             initial={**kept, **preset_initial(preset if preset in PRESETS else "standard")}
         )
@@ -66,6 +69,7 @@ def party_create(request):
             preset=form.cleaned_data["preset"],
             rules=form.cleaned_data["rules"],
             language=form.cleaned_data["language"],
+            self_join=form.cleaned_data["self_join"],
         )
     except PartyError as error:
         form.add_error(None, rule_error_text(error))
@@ -160,7 +164,8 @@ def _join_answer(response, browser, new):
 @never_cache
 @require_http_methods(["GET", "POST"])
 def join(request):
-    """Type the party code, then pick your name: a way in for a player without a link."""
+    """Type the party code, then pick your name: a way in for a player without a link. With a
+    name too, at a party that lets guests add themselves, the guest asks to join and waits."""
     browser, new = _join_browser(request)
     # A TV turned away from the scoreboard comes here to type the code, and goes back to it.
     then_tv = {"then_tv": (request.GET if request.method == "GET" else request.POST).get("then")
@@ -174,10 +179,11 @@ def join(request):
     # so whatever stopped it would stop the guests sharing its address too.
     key = f"party-code-failures:browser:{browser}"
     counted = access.attempt_count(key, settings.PARTY_CODE_FAILURE_WINDOW)
+    typed = {"name": request.POST.get("name", "")[: NAME_MAX * 2], **then_tv}
     if counted > settings.PARTY_CODE_MAX_FAILURES:
         access.attempt_uncount(key)  # a refusal is not a guess
         answer = render(
-            request, "parties/join.html", {"error": TOO_MANY_CODES, **then_tv}, status=429
+            request, "parties/join.html", {"error": TOO_MANY_CODES, **typed}, status=429
         )
         return _join_answer(answer, browser, new)
     code = party_codes.party_code_typed(request.POST.get("code", ""))
@@ -187,14 +193,36 @@ def join(request):
             request,
             "parties/join.html",
             {"error": _("No party has that code. Check it with the host."), "code": code[:16],
-             **then_tv},
+             **typed},
             status=400,
         )
         return _join_answer(answer, browser, new)
     access.attempt_uncount(key)  # a right code is no failure
+    if request.POST.get("name", "").strip() and not then_tv["then_tv"]:
+        return _join_answer(_guest_asks(request, party, code), browser, new)
     access.grant_code(request, party)  # the only join that stores a session
     where = "parties:tv" if then_tv["then_tv"] else "parties:party"
     return _join_answer(redirect(where, party_id=party.id), browser, new)
+
+
+def _guest_asks(request, party, code):
+    """A right code with a name: the guest asks to join (services.guests) and waits on a page
+    of its own. Refused, nothing is stored (not even the code's reading)."""
+    try:
+        joined = guest_service.guest_join(
+            party=party, name=request.POST["name"],
+            replacing=access.waiting_secret(request.session),
+        )
+    except PartyError as error:
+        return render(
+            request, "parties/join.html",
+            {"error": rule_error_text(error), "code": code[:16],
+             "name": request.POST["name"][: NAME_MAX * 2]},
+            status=400,
+        )
+    access.grant_code(request, party)  # the guest reads the party meanwhile
+    access.hold_waiting(request, joined.secret)
+    return redirect("parties:waiting")
 
 
 def healthz(request):

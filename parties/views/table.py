@@ -47,5 +47,6 @@ def table(request, party_id, number):
             else None,
             "fuzzy_die": selectors.fuzzy_die(party),
             "offer_keep_score": "table",
+            "is_host": grant.host,  # a way back to the host page (the host who plays)
         },
     )

@@ -122,7 +122,7 @@ def party_names(party):
 def page_urls(party):
     ann = party.players.get(name="Ann")
     urls = [reverse(name) for name in ("parties:landing", "parties:create", "parties:join",
-                                       "parties:import")]
+                                       "parties:import", "parties:waiting")]
     urls += [reverse(f"parties:{name}", args=[party.id]) for name in (
         "host", "party", "results", "tv", "table_cards", "player_cards", "rules_sheet",
         "score_sheets", "tally_sheets")]
@@ -166,3 +166,34 @@ def test_a_refused_tap_and_a_refused_form_speak_the_pseudo_locale(night):
     assert form.status_code in (200, 400)
     assert "error" in form.content.decode()
     assert words_left_on(form.content.decode(), {"Ann", "Bea"}) == [], "the create form's errors"
+
+
+def test_guests_who_add_themselves_and_the_host_who_plays_read_in_the_pseudo_locale(pseudo):
+    """The join form's refusal, the guest's waiting page (waiting, then turned away), and the
+    host page with a guest waiting and the host playing as Ann, with her sheet and table."""
+    host = browser_in_pseudo()
+    party = create_party(host, self_join="on")
+    ann = party.players.get(name="Ann")
+    assert host.post(reverse("parties:host_plays", args=[party.id]), {"player": ann.id}
+                     ).status_code == 302
+    guest = browser_in_pseudo()
+    refused = guest.post(reverse("parties:join"), {"code": party.code, "name": "ann"})
+    assert refused.status_code == 400
+    assert words_left_on(refused.content.decode(), {"ann"}) == [], "the join's refusal"
+    assert guest.post(reverse("parties:join"), {"code": party.code, "name": "Mo"}
+                      ).status_code == 302
+    names = {*party_names(party), "Mo"}
+    pages = {"waiting": guest.get(reverse("parties:waiting")),
+             "host": host.get(reverse("parties:host", args=[party.id])),
+             "player": host.get(reverse("parties:player", args=[party.id, ann.id])),
+             "table": host.get(reverse("parties:table", args=[party.id, 1]))}
+    guest_id = party.waiting_guests.get().id
+    told = host.post(reverse("parties:guest_turn_away", args=[party.id, guest_id]), follow=True)
+    pages["host after"] = told
+    pages["turned away"] = guest.get(reverse("parties:waiting"))
+    left = {}
+    for what, response in pages.items():
+        assert response.status_code == 200, what
+        if words := words_left_on(response.content.decode(), names):
+            left[what] = words
+    assert left == {}, f"English not marked for translation: {left}"

@@ -90,7 +90,7 @@ def post_routes(party):
     """Every POST route of the app, by name, at party A (a real link, a real table)."""
     link = AccessLink.objects.filter(party=party, role="table").first()
     at_party = ["reshuffle", "swap", "start", "clock", "bell", "pause", "resume", "end",
-                "leave", "arrive", "pot_set", "paper_language"]
+                "leave", "arrive", "pot_set", "paper_language", "host_plays"]
     routes = {name: reverse(f"parties:{name}", args=[party.id]) for name in at_party}
     routes.update(
         create=reverse("parties:create"),
@@ -105,6 +105,9 @@ def post_routes(party):
         correct=reverse("parties:correct", args=[party.id, 1]),
         late_apply=reverse("parties:late_apply", args=[party.id, 1]),
         late_dismiss=reverse("parties:late_dismiss", args=[party.id, 1]),
+        guest_seat=reverse("parties:guest_seat", args=[party.id, 1]),
+        guest_merge=reverse("parties:guest_merge", args=[party.id, 1]),
+        guest_turn_away=reverse("parties:guest_turn_away", args=[party.id, 1]),
     )
     routes["import"] = reverse("parties:import")
     return routes
@@ -115,7 +118,8 @@ def test_the_list_of_post_routes_names_every_route_that_takes_a_post(party):
 
     pages = {"landing", "healthz", "redeem", "party", "host", "table_cards", "table", "player",
              "results", "round_rolls", "manifest", "rules_sheet", "score_sheets", "tally_sheets",
-             "player_cards", "results_csv", "rolls_csv", "export_json", "tv", "link_qr"}
+             "player_cards", "results_csv", "rolls_csv", "export_json", "tv", "link_qr",
+             "waiting"}
     assert {p.name for p in urlpatterns} - pages == set(post_routes(party))
 
 
