@@ -28,10 +28,13 @@ TWELVE = ["Ann", "Bea", "Cleo", "Dot", "Edie", "Fran", "Gail", "Hope", "Iris", "
 
 
 def club_form(names=TWELVE, **overrides):
-    """The club form as a browser submits it: the party's create form's fields, a club name,
-    the members, and the pot and settings."""
+    """The club form as a browser submits it: the party's create form's fields (the standard
+    rules, in one set), a club name, the members, and the pot and settings."""
     data = create_form(names=names, name="Thursday Club")
-    data.update({"buy_in": "5", "unit": "percent", "tied": "rolloff", "ranking": "wins"})
+    # One set of six rounds a night, where the standard rules play two: the nights the tests
+    # play end sooner, and nothing of a club depends on the count.
+    data.update({"buy_in": "5", "unit": "percent", "tied": "rolloff", "ranking": "wins",
+                 "sets": "1"})
     for key, value in overrides.items():
         if value is None:
             data.pop(key, None)

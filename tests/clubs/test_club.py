@@ -18,7 +18,7 @@ def test_a_club_is_made_with_its_members_rules_pot_and_first_season(organizer, c
     assert club.name == "Thursday Club"
     assert [m.name for m in club.members.order_by("position")][:3] == ["Ann", "Bea", "Cleo"]
     assert club.members.count() == 12
-    assert club.preset == "standard" and club.rules.to_options()["sets"] == 2
+    assert club.preset == "standard" and club.rules.to_options()["sets"] == 1
     assert club.prize_pot.buy_in_cents == 500 and club.prize_pot.tied == "rolloff"
     season = Season.objects.get(club=club)
     assert (season.number, season.closed_at) == (1, None)
