@@ -3,12 +3,13 @@ is routed in bunco_site/urls.py ahead of the parties' pages: clubs.views.setup.j
 
 from django.urls import path
 
-from clubs.views import club, nights, setup, standings
+from clubs.views import club, files, nights, setup, standings
 from parties import converters  # noqa: F401 - registers the "id" converter
 
 app_name = "clubs"
 urlpatterns = [
     path("clubs/new/", setup.club_create, name="create"),
+    path("clubs/import/", files.import_page, name="import"),
     path("clubs/l/<str:token>/", setup.redeem, name="redeem"),
     path("clubs/<id:club_id>/", club.home, name="home"),
     path("clubs/<id:club_id>/settings/", club.settings_set, name="settings"),
@@ -20,6 +21,7 @@ urlpatterns = [
     path("clubs/<id:club_id>/nights/new/", nights.night_create, name="night_create"),
     path("clubs/<id:club_id>/standings/", standings.standings, name="standings"),
     path("clubs/<id:club_id>/standings.csv", standings.standings_csv, name="standings_csv"),
+    path("clubs/<id:club_id>/export.json", files.export_json, name="export_json"),
     path("clubs/<id:club_id>/seasons/<id:number>/print/", standings.season_print,
          name="season_print"),
 ]
