@@ -5,9 +5,11 @@
 Builds the season through the app's services (each night made from the club, then played
 round by round through roll_record, as the scorekeepers' phones would), then renders the
 club's standings page and its club page through Django's test client in production settings
-(DEBUG off), as a member holding the club code reads them. Prints one JSON line per page: the
-worst and the median of `--runs` renders (the first, which loads the templates, not counted),
-the page's bytes and its queries.
+(DEBUG off), as a member holding the club code reads them. Prints one JSON line per page and
+way: the worst and the median of `--runs` renders (the first, which loads the templates, not
+counted), the page's bytes and its queries; "cold" reads every night afresh from its party
+before each render (as after a change to every night), "kept" lets the process keep the
+nights it read (clubs.selectors.party_night, by each party's sequence number).
 
 The database is a fresh SQLite file (the party server's own) unless `--database-url` names a
 PostgreSQL server, where a fresh database is made and dropped. It is not a test: it times, and
@@ -131,18 +133,26 @@ def _reader_browser(club):
     return browser
 
 
-def _timed(browser, url, runs):
+def _timed(browser, url, runs, cold):
+    """Worst and median of `runs` renders of `url`; `cold`: every night read afresh from its
+    party (clubs.selectors forgets the nights it read before each), as after a change to each."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
+
+    from clubs.selectors import forget_nights
 
     answer = browser.get(url)  # the first render loads the templates: not counted
     assert answer.status_code == 200, answer.status_code
     times = []
     for _ in range(runs):
+        if cold:
+            forget_nights()
         start = time.perf_counter()
         answer = browser.get(url)
         times.append((time.perf_counter() - start) * 1000)
         assert answer.status_code == 200, answer.status_code
+    if cold:
+        forget_nights()
     with CaptureQueriesContext(connection) as queries:
         browser.get(url)
     return {"worst_ms": round(max(times), 1), "median_ms": round(statistics.median(times), 1),
@@ -179,13 +189,16 @@ def main():
         club = build_season(nights=args.nights)
         built_s = round(time.perf_counter() - started, 1)
         browser = _reader_browser(club)
-        for page, url in (("standings", f"/clubs/{club.id}/standings/"),
-                          ("club_page", f"/clubs/{club.id}/")):
-            line = {"figure": page, "nights": args.nights, "members": 12, "subs": 4,
-                    "database": "postgresql" if args.database_url else "sqlite",
-                    **_timed(browser, url, args.runs), "season_built_s": built_s,
-                    "loadavg_1m": os.getloadavg()[0]}
-            print(json.dumps(line), flush=True)
+        pages = (("standings", f"/clubs/{club.id}/standings/"),
+                 ("club_page", f"/clubs/{club.id}/"))
+        for page, url in pages:
+            for cold in (True, False):
+                line = {"figure": page, "nights_read": "cold" if cold else "kept",
+                        "nights": args.nights, "members": 12, "subs": 4,
+                        "database": "postgresql" if args.database_url else "sqlite",
+                        **_timed(browser, url, args.runs, cold), "season_built_s": built_s,
+                        "loadavg_1m": os.getloadavg()[0]}
+                print(json.dumps(line), flush=True)
         from django.db import connections
 
         connections.close_all()

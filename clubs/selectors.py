@@ -76,45 +76,82 @@ def _member_ids_by_name(club_members):
 # -- a night's results, as the season counts them --------------------------------------------------
 
 
-def night_result(night: ClubNight, who, subs_count_for_member) -> standings.Night:
-    """The night's lines for the members it counts for, from the party's results (its score
-    sheets, prizes settled or shared, and the pot split as the results page splits it)."""
-    party = night.party
+@dataclass(frozen=True)
+class PartyNight:
+    """A finished party's results as the standings read them: each real player's sheet, the
+    prizes they won (settled, or shared) and the cents they took home, each player's buy-in,
+    and who won the prizes of one moment (the last Bunco, the fuzzy die) alone."""
+
+    players: tuple  # (player id, name, scoring.ScoreSheet, prizes won, cents taken home)
+    paid_in: int  # cents each player put in (0: no pot)
+    moments: dict  # "last_bunco" / "traveling" -> the player id who won it alone
+
+
+# Each process keeps the finished nights it has read, by the party's id and sequence number
+# (Party.seq): every write that changes what a party's results page shows moves that number on
+# in its own transaction (a correction, a roll-off, the pot, a reopened round), as the results
+# page's own refetch relies on, so a night read again after any change is read afresh. As
+# parties.state keeps a round's live state by its version. A cache of reads, never a tally:
+# nothing is written, and a process that forgets it only reads again.
+_PARTY_NIGHTS: dict = {}
+_KEPT_NIGHTS = 2048
+
+
+def forget_nights():
+    """Forget every night read (the benchmark's cold render, and tests)."""
+    _PARTY_NIGHTS.clear()
+
+
+def party_night(party: Party) -> PartyNight:
+    """The party's results (parties.selectors.party_results: the results page's own read) and
+    its pot split as that page splits it (scoring.pot.split_pot)."""
+    key = (party.id, party.seq)
+    found = _PARTY_NIGHTS.get(key)
+    if found is not None:
+        return found
     rows, prize_rows = party_selectors.party_results(party)
     pot = party.prize_pot
-    players = party_selectors.buy_ins(party)
     winners = {p.key: [str(pid) for pid, _n in p.winners] for p in prize_rows}
-    takes = split_pot(pot, players, winners).take_home()
+    takes = split_pot(pot, len(rows), winners).take_home()  # everyone who played bought in
     won = {}
     for prize in prize_rows:
         if prize.circuit is None:  # settled, or shared; a roll-off still to roll wins nothing yet
             for player_id, _name in prize.winners:
                 won[player_id] = won.get(player_id, 0) + 1
+    moments = {p.key: p.winners[0][0] for p in prize_rows
+               if p.key in ("last_bunco", "traveling") and len(p.winners) == 1}
+    night = PartyNight(
+        tuple((row.player_id, row.name, row.sheet, won.get(row.player_id, 0),
+               takes.get(str(row.player_id), 0)) for row in rows),
+        pot.buy_in_cents if pot.on else 0,
+        moments,
+    )
+    if len(_PARTY_NIGHTS) >= _KEPT_NIGHTS:
+        _PARTY_NIGHTS.clear()
+    _PARTY_NIGHTS[key] = night
+    return night
+
+
+def night_result(night: ClubNight, who, subs_count_for_member) -> standings.Night:
+    """The night's lines for the members it counts for, from its party's results."""
+    read = party_night(night.party)
     counted = {}  # player id -> the member it counts for
     lines = []
-    for row in rows:
-        member_id = who(row.name).counts_for(subs_count_for_member)
+    for player_id, name, sheet, prizes, took in read.players:
+        member_id = who(name).counts_for(subs_count_for_member)
         if member_id is None:
             continue
-        counted[row.player_id] = str(member_id)
-        sheet = row.sheet
+        counted[player_id] = str(member_id)
         lines.append(standings.NightLine(
             member=str(member_id), wins=sheet.wins, losses=sheet.losses, buncos=sheet.buncos,
-            mini_buncos=sheet.mini_buncos, points=sheet.points, prizes=won.get(row.player_id, 0),
-            paid_in=pot.buy_in_cents if pot.on else 0, took_home=takes.get(str(row.player_id), 0),
+            mini_buncos=sheet.mini_buncos, points=sheet.points, prizes=prizes,
+            paid_in=read.paid_in, took_home=took,
         ))
     return standings.Night(
         key=str(night.id), lines=tuple(lines),
-        last_bunco=_moment_winner(prize_rows, "last_bunco", counted),
-        fuzzy_die=_moment_winner(prize_rows, "traveling", counted),
+        last_bunco=counted.get(read.moments.get("last_bunco")),
+        fuzzy_die=counted.get(read.moments.get("traveling")),
     )
-
-
-def _moment_winner(prize_rows, key, counted):
-    row = next((p for p in prize_rows if p.key == key), None)
-    if row is None or len(row.winners) != 1:
-        return None
-    return counted.get(row.winners[0][0])
 
 
 def finished_nights(season: Season):

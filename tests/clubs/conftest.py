@@ -77,6 +77,17 @@ def join_with_code(browser, code):
     return browser.post(reverse("parties:join"), {"code": code})
 
 
+@pytest.fixture(autouse=True)
+def _fresh_nights_read():
+    # The nights read live in the process, by party id and sequence number, and a test
+    # database may reuse a party's id (its creation rolled back with the test before).
+    from clubs import selectors
+
+    selectors.forget_nights()
+    yield
+    selectors.forget_nights()
+
+
 @pytest.fixture
 def organizer():
     return Browser()

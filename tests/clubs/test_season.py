@@ -107,6 +107,19 @@ def test_a_correction_to_a_night_after_the_fact_changes_the_standings(club, play
     assert night_results(first.party)[roll.roller.name][0] == sheet
 
 
+def test_a_nights_pot_changed_after_the_fact_changes_the_money_in_the_standings(club, played):
+    from parties.services.pot import pot_set
+
+    first, second = played
+    before = totals_by_name(club)["Ann"]
+    pot_set(party=second.party, data={"buy_in": "8", "unit": "percent", "tied": "split"})
+    after = totals_by_name(club)["Ann"]
+    assert after.paid_in == before.paid_in + 300  # 5.00 -> 8.00 on the second night
+    took = {name: took for name, (_sheet, _prizes, took) in night_results(second.party).items()}
+    firsts = {name: took for name, (_s, _p, took) in night_results(first.party).items()}
+    assert after.took_home == firsts["Ann"] + took["Ann"]
+
+
 def test_a_nights_party_deleted_leaves_the_season_as_if_it_had_never_been(organizer, club,
                                                                         played):
     first, second = played
