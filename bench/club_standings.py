@@ -113,8 +113,8 @@ def _next_tap(round_state, rng):
     tables = round_state.tables
     open_tables = [n for n, t in enumerate(tables, 1) if not t.done]
     if not round_state.bell:
-        number = 1 if rng.random() < 1 / 3 else rng.choice(open_tables)
-        return number, rng.choice(OUTCOMES)
+        head = 1 in open_tables and rng.random() < 1 / 3  # the head table's 21 rings the bell
+        return 1 if head else rng.choice(open_tables), rng.choice(OUTCOMES)
     number = open_tables[0]
     table = tables[number - 1]
     first_roll = table.turn == table.first_seat and table.turn_rolls == 0

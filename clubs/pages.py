@@ -40,13 +40,15 @@ def standings_view(club, season, club_members=None):
     club_members = selectors.members(club) if club_members is None else club_members
     table = selectors.season_standings(club, season, club_members)
     names = {str(m.id): m.name for m in club_members}
+    order = {str(m.id): place for place, m in enumerate(club_members)}
     notes = {
-        "split": _("tied: shared"),
-        "rolloff": _("tied: rolled off at the next night"),
+        "split": _("tie: shared"),
+        "rolloff": _("tie: roll-off at the next night"),
     }
     prizes = [
-        PrizeLine(p.key, prize_label(p.key), [names[w] for w in p.winners], p.outcome,
-                  notes.get(p.outcome, ""))
+        PrizeLine(p.key, prize_label(p.key),
+                  [names[w] for w in sorted(p.winners, key=order.__getitem__)],  # the club's order
+                  p.outcome, notes.get(p.outcome, ""))
         for p in table.prizes
     ]
     rows = [
@@ -59,8 +61,12 @@ def standings_view(club, season, club_members=None):
         "prizes": prizes,
         "nights_counted": table.nights,
         "pot_on": club.prize_pot.on,
-        "ranking_label": club.get_ranking_display(),
+        "ranking_label": _lowered(str(club.get_ranking_display())),  # "ranked by most wins"
     }
+
+
+def _lowered(label):
+    return label[:1].lower() + label[1:]
 
 
 def club_context(request, club, grant, night_made=None):
