@@ -191,3 +191,16 @@ def test_the_organizer_changes_the_rotation_and_the_club_page_shows_it(organizer
     assert reader.post(reverse("clubs:rotation", args=[club.id]), {field: ""}).status_code == 403
     first.refresh_from_db()
     assert first.member == dot
+
+
+def test_the_organizer_changes_what_ranks_the_season_and_how_subs_count(organizer, club):
+    response = organizer.post(reverse("clubs:settings", args=[club.id]),
+                              {"ranking": "points", "subs_count_for_member": "on"})
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert (club.ranking, club.subs_count_for_member) == ("points", True)
+    page = organizer.get(reverse("clubs:standings", args=[club.id])).content.decode()
+    assert "ranked by most points" in page
+    organizer.post(reverse("clubs:settings", args=[club.id]), {"ranking": "age"})
+    club.refresh_from_db()
+    assert club.ranking == "points"
