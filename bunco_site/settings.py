@@ -106,6 +106,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "parties",
+    "clubs",  # after parties: its nights are parties
 ]
 
 MIDDLEWARE = [

@@ -23,7 +23,7 @@ PSEUDO = "xx"  # the pseudo-locale: every message wrapped in OPEN ... CLOSE
 OPEN, CLOSE = "⟦", "⟧"
 
 
-SOURCES = ("bunco_site", "parties", "scoring", "templates", "manage.py")
+SOURCES = ("bunco_site", "clubs", "parties", "scoring", "templates", "manage.py")
 
 
 def fresh_catalogs(folder, languages=LANGUAGES):

@@ -1,7 +1,8 @@
 """The house rules of the layout (docs/design.md), read from the code itself: the rules core
 imports no shell, the writes no screens, the reads no writes and no pages, the pages no forms, a
-view no other view, the bench's tooling no tests; every row write is a service's; and no function
-of the app is longer than a reader takes in at once."""
+view no other view, the bench's tooling no tests; clubs sit on parties, never the other way, and
+keep the same layers, their standings' arithmetic as pure as scoring; every row write is a
+service's; and no function of the app is longer than a reader takes in at once."""
 
 import ast
 from pathlib import Path
@@ -83,6 +84,27 @@ RULES = {
         ["parties.views"], ["parties.views"], ["parties.views.respond"]),
     # The bench's tooling serves the tests, not the other way round.
     "bench imports no tests": (["bench"], ["tests"], []),
+    # Clubs sit on top of parties: a party knows nothing of the club whose night it is.
+    "parties and scoring import nothing of clubs": (["parties", "scoring"], ["clubs"], []),
+    # A season's arithmetic is plain Python, as scoring is: dataclasses in, dataclasses out.
+    "the standings' arithmetic imports no Django, no shell and no database": (
+        ["clubs.standings"],
+        ["django", "channels", "daphne", "parties", "bunco_site", "clubs"], []),
+    # The club's layers point the way the party's do.
+    "club services import no views, forms, pages or consumers": (
+        ["clubs.services"],
+        ["clubs.views", "clubs.forms", "clubs.pages", "parties.views", "parties.forms",
+         "parties.pages", "parties.live.consumers"], []),
+    "club reads import no writes": (
+        ["clubs.selectors", "clubs.pages"], ["clubs.services", "parties.services"],
+        ["clubs.services.errors", "parties.services.errors"]),
+    "club reads import no pages": (["clubs.selectors"], ["clubs.pages", "parties.pages"], []),
+    "club pages import no views or forms": (
+        ["clubs.pages"], ["clubs.views", "parties.views", "clubs.forms", "parties.forms"], []),
+    # /join/ hands every code that is no club's to the party code's join, unchanged: the one
+    # view a club view calls (test_only_the_join_hands_on_to_a_party_view).
+    "club views import no other views": (
+        ["clubs.views"], ["clubs.views", "parties.views"], ["parties.views.setup"]),
 }
 
 
@@ -105,13 +127,19 @@ def test_the_rules_see_every_spelling_of_an_import(tmp_path):
     assert under("parties.services.pot", ["parties.services"])
 
 
+def test_only_the_join_hands_on_to_a_party_view():
+    handing_on = [module for module, names in modules("clubs.views")
+                  if any(under(name, ["parties.views"]) for name in names)]
+    assert handing_on == ["clubs.views.setup"]
+
+
 LONGEST_FUNCTION = 60  # lines, its docstring included
 
 
 def test_no_function_of_the_app_is_longer_than_60_lines():
     long = [
         (str(path.relative_to(ROOT)), node.name, node.end_lineno - node.lineno + 1)
-        for package in ("scoring", "parties", "bunco_site")
+        for package in ("scoring", "parties", "clubs", "bunco_site")
         for path in sorted((ROOT / package).rglob("*.py"))
         if "migrations" not in path.parts
         for node in ast.walk(ast.parse(path.read_text()))
@@ -148,6 +176,17 @@ def test_every_row_write_of_the_game_is_in_services():
     writes = [
         write
         for path in sorted((ROOT / "parties").rglob("*.py"))
+        if not {"services", "migrations"} & set(path.parts) and path.name != "admin.py"
+        for write in row_writes(path)
+    ]
+    assert writes == []
+
+
+def test_every_row_write_of_a_club_is_in_its_services():
+    """The club's writes live in clubs/services/, as the party's do in parties/services/."""
+    writes = [
+        write
+        for path in sorted((ROOT / "clubs").rglob("*.py"))
         if not {"services", "migrations"} & set(path.parts) and path.name != "admin.py"
         for write in row_writes(path)
     ]
