@@ -5,8 +5,8 @@ import dataclasses
 from django import forms
 from django.conf import settings
 from django.utils.functional import lazy
-from django.utils.translation import get_language, get_supported_language_variant, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from parties.exchange import player_csv
 from parties.pages.rules_summary import choice_label, option_label
@@ -17,7 +17,7 @@ from parties.party_limits import (
     clean_player_name,
     party_size_problem,
 )
-from parties.translation import rule_error_text
+from parties.translation import hosts_language, rule_error_text
 from scoring import PRESET_HELP, PRESET_TITLES, PRESETS, Rules, RulesError
 
 
@@ -136,14 +136,6 @@ def _players_help():
 def preset_initial(preset):
     options = PRESETS[preset].to_options()
     return {"preset": preset, **options}
-
-
-def hosts_language():
-    """The language the host's browser reads this page in, as one of the site's languages."""
-    try:
-        return get_supported_language_variant(get_language() or settings.LANGUAGE_CODE)
-    except LookupError:
-        return settings.LANGUAGE_CODE
 
 
 class PartyCreateForm(forms.Form):

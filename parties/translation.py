@@ -8,7 +8,13 @@ ghosts' names, which rows store in English (`player_name`)."""
 
 import re
 
-from django.utils.translation import gettext, ngettext
+from django.conf import settings
+from django.utils.translation import (
+    get_language,
+    get_supported_language_variant,
+    gettext,
+    ngettext,
+)
 
 from scoring.quick import entry_words
 
@@ -19,6 +25,14 @@ def rule_error_text(error):
     if msgid is None:
         return str(error)
     return gettext(msgid) % getattr(error, "params", {})
+
+
+def hosts_language():
+    """The language the host's browser reads this page in, as one of the site's languages."""
+    try:
+        return get_supported_language_variant(get_language() or settings.LANGUAGE_CODE)
+    except LookupError:
+        return settings.LANGUAGE_CODE
 
 
 def who_text(stored):

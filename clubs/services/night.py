@@ -27,11 +27,13 @@ def night_create(
     host: Member,
     coming: list[Member],
     subs: list[tuple[str, Member | None]],
+    language: str = "en",
 ) -> ClubNight:
     """The night: a party seating `coming` (members) and `subs` ((name, the member they play
     for, or None to play as a guest)), with the club's rules and pot, in the open season.
     `host` hosts it at home (a member; they need not play). The party's own links are its
-    links: its host link manages this night, and nothing of the club."""
+    links: its host link manages this night, and nothing of the club. `language`: its paper's
+    (the organizer's)."""
     lock_club(club)
     season = open_season(club)
     if season is None:
@@ -44,7 +46,7 @@ def night_create(
         raise ClubError(problem)
     party = party_create(
         name=night_name(club.name, date), player_names=names, preset=club.preset,
-        rules=club.rules,
+        rules=club.rules, language=language,
     )
     # The night's pot is the club's. Written as the party is created, before any phone has
     # it: parties.services.pot.pot_set checks amounts a host typed for one night against that

@@ -14,7 +14,7 @@ from clubs.forms import NightCreateForm
 from clubs.services import night as night_service
 from parties import access as party_access
 from parties.services.errors import PartyError
-from parties.translation import rule_error_text
+from parties.translation import hosts_language, rule_error_text
 
 
 @never_cache
@@ -44,7 +44,7 @@ def night_create(request, club_id):
     try:
         night = night_service.night_create(
             club=club, date=data["date"], host=data["host_member"],
-            coming=data["coming_members"], subs=data["subs"],
+            coming=data["coming_members"], subs=data["subs"], language=hosts_language(),
         )
     except PartyError as error:
         form.add_error(None, rule_error_text(error))
