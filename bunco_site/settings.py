@@ -268,6 +268,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 IMPORT_MAX_BYTES = 32 * 1024 * 1024
+# A club's file, read whole: a season of twelve one-set nights is about 340 KB, so 8 MB holds
+# some twenty seasons, and its parsing stays a few tens of MB of memory on a laptop.
+CLUB_IMPORT_MAX_BYTES = 8 * 1024 * 1024
 SECURE_REFERRER_POLICY = "same-origin"
 
 # Only our own files run, style or load (docs/security.md): no template has inline script or

@@ -6,6 +6,7 @@ house rules are its preset and option fields; to those it adds the pot (scoring.
 the club's own settings."""
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
@@ -131,6 +132,14 @@ class NightCreateForm(forms.Form):
         label=gettext_lazy("Members coming"), coerce=int, required=False,
         widget=forms.CheckboxSelectMultiple,
     )
+    # As on a party's own form: guests (a friend brought along) type the night's code and name.
+    self_join = forms.BooleanField(
+        label=gettext_lazy("Guests may add themselves"), required=False,
+        help_text=gettext_lazy(
+            "Someone not on the list types the night's code and their name at the join page "
+            "and waits for the night's host to seat them."
+        ),
+    )
 
     def __init__(self, *args, members, **kwargs):
         super().__init__(*args, **kwargs)
@@ -207,3 +216,12 @@ class ClubImportForm(forms.Form):
             "empty": gettext_lazy("That file is empty: choose the club file a club page gave you."),
         },
     )
+
+    def clean_file(self):
+        file = self.cleaned_data["file"]
+        if file.size > settings.CLUB_IMPORT_MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than %(mb)s MB: is it a club file?")
+                % {"mb": settings.CLUB_IMPORT_MAX_BYTES // (1024 * 1024)}
+            )
+        return file

@@ -30,7 +30,8 @@ class UnreadableFormMiddleware:
     """Answers 413 to a body larger than its address takes, and 400 to a POST whose form Django
     refuses to read, before anything reads it.
 
-    A body may be IMPORT_MAX_BYTES (and a form's room around it) at the import page, and
+    A body may be IMPORT_MAX_BYTES (and a form's room around it) at the import page,
+    CLUB_IMPORT_MAX_BYTES at the club import page, and
     DATA_UPLOAD_MAX_MEMORY_SIZE anywhere else; Django caps only the form fields it reads, never
     a file's size, so without this a 40 MB "list of names" was read and parsed before its
     refusal. The size a client declares decides; a body sent without one is refused by the view
@@ -76,10 +77,13 @@ class UnreadableFormMiddleware:
 def _largest_body(path):
     if path == IMPORT_PATH:
         return settings.IMPORT_MAX_BYTES + 64 * 1024  # the form around the file: its boundaries
+    if path == CLUB_IMPORT_PATH:
+        return settings.CLUB_IMPORT_MAX_BYTES + 64 * 1024
     return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
 
 IMPORT_PATH = "/parties/import/"
+CLUB_IMPORT_PATH = "/clubs/import/"  # a club's seasons of nights, read whole (clubs.services)
 
 
 def _declared_length(request):

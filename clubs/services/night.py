@@ -28,12 +28,13 @@ def night_create(
     coming: list[Member],
     subs: list[tuple[str, Member | None]],
     language: str = "en",
+    self_join: bool = False,
 ) -> ClubNight:
     """The night: a party seating `coming` (members) and `subs` ((name, the member they play
     for, or None to play as a guest)), with the club's rules and pot, in the open season.
     `host` hosts it at home (a member; they need not play). The party's own links are its
     links: its host link manages this night, and nothing of the club. `language`: its paper's
-    (the organizer's)."""
+    (the organizer's); `self_join`: guests may add themselves, as at any party."""
     lock_club(club)
     season = open_season(club)
     if season is None:
@@ -46,7 +47,7 @@ def night_create(
         raise ClubError(problem)
     party = party_create(
         name=night_name(club.name, date), player_names=names, preset=club.preset,
-        rules=club.rules, language=language,
+        rules=club.rules, language=language, self_join=self_join,
     )
     # The night's pot is the club's. Written as the party is created, before any phone has
     # it: parties.services.pot.pot_set checks amounts a host typed for one night against that
@@ -99,6 +100,6 @@ def _check_night(members, host, coming, subs):
             )
         if for_member.id in covered:
             raise ClubError(
-                _("%(member)s has two subs: one sub a member.") % {"member": for_member.name}
+                _("%(member)s has two subs; a member has one at most.") % {"member": for_member.name}
             )
         covered.add(for_member.id)

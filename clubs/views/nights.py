@@ -45,6 +45,7 @@ def night_create(request, club_id):
         night = night_service.night_create(
             club=club, date=data["date"], host=data["host_member"],
             coming=data["coming_members"], subs=data["subs"], language=hosts_language(),
+            self_join=data["self_join"],
         )
     except PartyError as error:
         form.add_error(None, rule_error_text(error))

@@ -184,3 +184,19 @@ def test_the_import_page_refuses_a_file_that_is_no_club_clearly_and_makes_nothin
     assert "not a Bunco Night club file" in answer.content.decode()
     assert "Nothing was imported." in answer.content.decode()
     assert counts() == before
+
+
+def test_a_club_file_past_its_limit_is_refused_and_one_under_it_is_read(club, played, settings):
+    settings.CLUB_IMPORT_MAX_BYTES = 3000
+    before = counts()
+    over = Browser().post(reverse("clubs:import"), {"file": SimpleUploadedFile(
+        "club.json", b" " * 2990, "application/json")}, CONTENT_LENGTH=3000 + 64 * 1024 + 1)
+    assert over.status_code == 413 and counts() == before  # refused before it is read
+    padded = Browser().post(reverse("clubs:import"), {"file": SimpleUploadedFile(
+        "club.json", b"{}" + b" " * 3000, "application/json")})
+    assert padded.status_code == 400 and "larger than" in padded.content.decode()
+    assert counts() == before
+    # Past the 1 MB of other addresses, a club's file is still read (and judged).
+    settings.CLUB_IMPORT_MAX_BYTES = 8 * 1024 * 1024
+    big = upload(Browser(), b"{}" + b" " * (1024 * 1024 + 10))
+    assert big.status_code == 400 and "format is not named" in big.content.decode()

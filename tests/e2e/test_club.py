@@ -1,5 +1,6 @@
 """A club in Chromium, on phones: the organizer starts it, makes two nights from it (a sub for a
-member on the first) and hands each night's host link over; the nights are played through the
+member on the first; on the second, guests may add themselves, and one does, seated by that
+night's host) and hands each night's host link over; the nights are played through the
 services in the server's own database, as the scorekeepers' phones would play them; a member
 types the club code where guests type a party code and reads the season's standings on a
 360x740 phone, nothing wider than the screen."""
@@ -58,9 +59,10 @@ def part(page, shots, locator, label):
     locator.screenshot(path=str(shots.folder / f"{shots.count:02d}-{label}.png"))
 
 
-def make_night(page, shots, label, out=(), subs=(), date=None):
+def make_night(page, shots, label, out=(), subs=(), date=None, self_join=False):
     """On the organizer's club page: a new night on `date` (today), `out` unticked, `subs` as
-    (name, for whom); the night's host link, as the page hands it over."""
+    (name, for whom), guests let in if `self_join`; the night's host link, as the page hands it
+    over."""
     page.get_by_role("link", name="A new night").click()
     expect(page).to_have_url(re.compile(r"/nights/new/$"))
     if date:
@@ -70,6 +72,8 @@ def make_night(page, shots, label, out=(), subs=(), date=None):
     for n, (name, for_whom) in enumerate(subs, start=1):
         page.get_by_label(f"Sub {n}", exact=True).fill(name)
         page.locator(f"#id_sub-{n}-for").select_option(label=for_whom)
+    if self_join:
+        page.get_by_label("Guests may add themselves").check()
     no_wider_than_the_phone(page)
     shots(page, f"{label}-form-phone")
     page.get_by_role("button", name="Make the night").click()
@@ -116,11 +120,23 @@ def test_a_club_holds_two_nights_and_a_member_reads_the_standings_on_a_phone(
     assert answer.status == 403
     manage_shell(server, PLAY.format(party=first_party, seed=1))
 
-    second_link = make_night(organizer, shots, "night-2", date="2027-01-07")
+    second_link = make_night(organizer, shots, "night-2", date="2027-01-07", self_join=True)
     second_host = phone_context(chromium).new_page()
     second_host.goto(second_link)
     second_party = int(re.search(r"/parties/(\d+)/", second_host.url).group(1))
     assert second_party != first_party
+    # A friend brought along adds herself with the night's code and her name; its host seats
+    # her from the host page, and her phone lands on her own sheet.
+    guest = phone_context(chromium).new_page()
+    guest.goto(server.url + "/join/")
+    guest.get_by_label("Party code").fill(second_host.locator("#party-code").inner_text())
+    guest.get_by_label("Your name (optional)").fill("Nell")
+    guest.get_by_role("button", name="Find the party").click()
+    expect(guest.locator("#waiting h1")).to_have_text("Hello, Nell!")
+    expect(second_host.locator("#guests-waiting")).to_have_text("Waiting to be seated: Nell")
+    second_host.get_by_role("button", name="Seat Nell").click()
+    expect(guest).to_have_url(re.compile(r"/parties/\d+/players/\d+/$"), timeout=10_000)
+    expect(guest.locator("h1")).to_have_text("Nell")
     manage_shell(server, PLAY.format(party=second_party, seed=2))
 
     # A member types the club code where guests type a party code.
@@ -131,6 +147,7 @@ def test_a_club_holds_two_nights_and_a_member_reads_the_standings_on_a_phone(
     expect(member).to_have_url(f"{server.url}/clubs/{club_id}/")
     expect(member.locator("#nights article.card")).to_have_count(2)
     expect(member.locator("#nights")).to_contain_text("Sam for Lou")
+    expect(member.locator("#nights")).to_contain_text("Guests: Nell")  # not a member's season
     expect(member.locator("#links")).to_have_count(0)  # no organizer link for a member
     no_wider_than_the_phone(member)
     shots(member, "club-page-member-phone")
