@@ -12,11 +12,12 @@ from django.utils.translation import gettext_lazy, gettext_noop
 
 from clubs.models import Club
 from parties.forms import PartyCreateForm
+from parties.money import currency_label, default_currency
 from parties.party_limits import NAME_MAX, clean_player_name
 from parties.selectors import prize_label
-from parties.translation import rule_error_text
+from parties.translation import hosts_language, rule_error_text
 from scoring import PRIZE_CATEGORIES
-from scoring.pot import Pot, PotError, parse_money
+from scoring.pot import CURRENCIES, Pot, PotError, parse_money
 
 SUB_ROWS = 4  # blank rows for subs on the night's form (a night rarely has more)
 
@@ -30,6 +31,7 @@ class ClubCreateForm(PartyCreateForm):
         widget=forms.TextInput(attrs={"inputmode": "decimal", "placeholder": "6.00",
                                       "autocomplete": "off"}),
     )
+    currency = forms.ChoiceField(label=gettext_lazy("Currency"), choices=(), required=False)
     unit = forms.ChoiceField(
         label=gettext_lazy("Each prize's share"),
         choices=[("percent", gettext_lazy("percentages (adding up to 100)")),
@@ -60,6 +62,8 @@ class ClubCreateForm(PartyCreateForm):
         self.fields["players"].help_text = gettext_lazy(
             "One name per line. Each night you pick who is coming, and subs by name."
         )
+        self.fields["currency"].choices = [(code, currency_label(code)) for code in CURRENCIES]
+        self.fields["currency"].initial = default_currency(hosts_language())
         for key in PRIZE_CATEGORIES:
             self.fields[f"share-{key}"] = forms.CharField(
                 label=prize_label(key), required=False, max_length=20,
@@ -99,7 +103,7 @@ class ClubCreateForm(PartyCreateForm):
             if shares and len(shares) < len(prize_keys):
                 raise PotError(gettext_noop("give every prize a share, or none for equal shares"))
             cleaned["pot"] = Pot(buy_in, tuple(shares.items()), unit, cleaned.get("tied")
-                                 or "rolloff")
+                                 or "rolloff", cleaned.get("currency") or self["currency"].initial)
         except PotError as error:
             self.add_error("unit", _("The shares: %(problem)s.") % {
                 "problem": rule_error_text(error)})

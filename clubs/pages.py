@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from django.utils.translation import gettext as _
 
 from clubs import selectors
+from parties.money import money_text
 from parties.pages.links import join_url, site_url
 from parties.party_codes import party_code_shown
 from parties.selectors import prize_label
@@ -31,7 +32,7 @@ class RowView:
     rank_shown: str
     name: str
     totals: object  # clubs.standings.Totals
-    paid_in: str  # "24.00"
+    paid_in: str  # "$24.00", as the reader's language writes it
     took_home: str
 
 
@@ -51,9 +52,10 @@ def standings_view(club, season, club_members=None):
                   p.outcome, notes.get(p.outcome, ""))
         for p in table.prizes
     ]
+    currency = club.prize_pot.currency or "USD"  # a club's pot has one from its form
     rows = [
         RowView(r.rank, f"={r.rank}" if r.tied else str(r.rank), r.name, r.totals,
-                money(r.totals.paid_in), money(r.totals.took_home))
+                money_text(r.totals.paid_in, currency), money_text(r.totals.took_home, currency))
         for r in table.rows
     ]
     return {
@@ -61,6 +63,7 @@ def standings_view(club, season, club_members=None):
         "prizes": prizes,
         "nights_counted": table.nights,
         "pot_on": club.prize_pot.on,
+        "currency": currency,
         "ranking_label": _lowered(str(club.get_ranking_display())),  # "ranked by most wins"
     }
 
@@ -122,7 +125,8 @@ def standings_table(club, season):
     header = [_("Rank"), _("Member"), _("Nights"), _("Wins"), _("Losses"), _("Buncos"),
               _("Mini Buncos"), _("Points"), _("Prizes won")]
     if view["pot_on"]:
-        header += [_("Paid in"), _("Took home")]
+        header += [_("Paid in (%(currency)s)") % {"currency": view["currency"]},
+                   _("Took home (%(currency)s)") % {"currency": view["currency"]}]
     rows = []
     for row in view["rows"]:
         t = row.totals

@@ -433,11 +433,11 @@ def party_results(party):
 # Each prize's name, as the results, the TV, the pot and the standings file show it.
 PRIZE_LABELS = {
     "most_wins": gettext_lazy("Most wins"),
-    "most_buncos": gettext_lazy("Most buncos"),
+    "most_buncos": gettext_lazy("Most Buncos"),
     "most_losses": gettext_lazy("Most losses"),
-    "most_mini_buncos": gettext_lazy("Most mini buncos"),
-    "even_wins_losses": gettext_lazy("Even wins losses"),
-    "last_bunco": gettext_lazy("Last bunco"),
+    "most_mini_buncos": gettext_lazy("Most mini Buncos"),
+    "even_wins_losses": gettext_lazy("As many wins as losses"),
+    "last_bunco": gettext_lazy("Last Bunco"),
     "traveling": gettext_lazy("Traveling"),
     "highest_points": gettext_lazy("Highest points"),
     "lowest_points": gettext_lazy("Lowest points"),

@@ -202,7 +202,9 @@ def _night(values, seasons, members):
             )
         member = _known(members, member_id, _("member"))
         if kind == NightPlayer.Kind.MEMBER and member is None:
-            raise ClubImportRefused(_("The night of %(date)s lists a player as a member without saying which.")
-                                    % {"date": day})
+            raise ClubImportRefused(
+                _("The night of %(date)s lists a player as a member without saying which.")
+                % {"date": day}
+            )
         rows.append(NightPlayer(night=night, name=name, kind=kind, member=member))
     NightPlayer.objects.bulk_create(rows)

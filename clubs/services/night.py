@@ -100,6 +100,7 @@ def _check_night(members, host, coming, subs):
             )
         if for_member.id in covered:
             raise ClubError(
-                _("%(member)s has two subs; a member has one at most.") % {"member": for_member.name}
+                _("%(member)s has two subs; a member has one at most.")
+                % {"member": for_member.name}
             )
         covered.add(for_member.id)

@@ -228,5 +228,29 @@ def test_the_standings_file_lists_every_member_in_the_pages_order(reader, club, 
     table = selectors.season_standings(club, selectors.latest_season(club))
     assert [line["Member"] for line in lines] == [row.name for row in table.rows]
     assert [int(line["Wins"]) for line in lines] == [row.totals.wins for row in table.rows]
-    paid = {line["Member"]: line["Paid in"] for line in lines}
+    paid = {line["Member"]: line["Paid in (USD)"] for line in lines}  # the form's default
     assert paid["Ann"] == "10.00" and paid["Lou"] == "5.00"
+
+
+def test_a_club_in_euros_shows_its_money_as_each_reader_writes_it(organizer):
+    from tests.clubs.conftest import create_club
+
+    club = create_club(organizer, currency="EUR")
+    assert club.prize_pot.currency == "EUR"
+    night = create_night(organizer, club)
+    assert night.party.pot_currency == "EUR"  # the night's pot is the club's
+    play_night(night.party, random.Random(3))
+    page = organizer.get(reverse("clubs:standings", args=[club.id])).content.decode()
+    assert "€5.00" in page  # each member's buy-in, paid in
+    organizer.cookies["django_language"] = "es"
+    page = organizer.get(reverse("clubs:standings", args=[club.id])).content.decode()
+    assert "5,00\u00a0€" in page
+    csv_head = organizer.get(reverse("clubs:standings_csv", args=[club.id])).content.decode()
+    assert "Aportó (EUR)" in csv_head.splitlines()[0]  # the CSV's heading names the currency
+
+
+def test_a_currency_not_on_the_list_is_refused_on_the_club_form(organizer):
+    from tests.clubs.conftest import club_form
+
+    response = organizer.post(reverse("clubs:create"), club_form(currency="DOGE"))
+    assert response.status_code == 400 and not Club.objects.exists()

@@ -36,7 +36,7 @@ def test_the_pot_form_reads_on_a_phone_and_keeps_what_the_host_typed(chromium, s
     host.get_by_label("Buy-in per player").fill("5")
     host.get_by_label("amounts (adding up to the pot)").check()
     host.get_by_label("Most wins").fill("10")
-    host.get_by_label("Most buncos").fill("5")
+    host.get_by_label("Most Buncos").fill("5")
     host.get_by_label("Most losses").fill("1")
     host.get_by_role("button", name="Save the pot").click()
 
