@@ -133,7 +133,7 @@ def test_a_roll_that_arrives_after_its_round_closed_goes_to_the_host_who_applies
         # The host's page lists it; Apply adds it before the bell, and the roll-off the late
         # roll made needless no longer counts.
         late = host.locator("#late-taps .late-tap")
-        expect(late).to_contain_text(f"2 points for {seats[2][0]}, made before the bell")
+        expect(late).to_contain_text(f"2 points for {seats[2][0]}; made before the bell")
         shots(host, "late-roll-on-the-host-page")
         late.get_by_role("button", name="Apply").click()
         expect(host.locator("#late-taps")).to_have_count(0)

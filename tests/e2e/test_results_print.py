@@ -80,7 +80,7 @@ def test_the_printed_results_show_prizes_rolloffs_pot_and_standings(chromium, se
         text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
         text = " ".join(unicodedata.normalize("NFKC", text).split())  # "ﬀ" is "ff"
         for words in ("Print Night: results", "Most wins", winner, "Roll-off", "The pot",
-                      "40.00: 8 players × 5.00", "Takes home", "Everyone's sheet"):
+                      "$40.00: 8 players × $5.00", "Takes home", "Everyone's sheet"):
             assert words in text, (paper, words, text)
         for words in ("Save the pot", "Roll for them", "Record totals", "Back to the host page"):
             assert words not in text, (paper, words)
