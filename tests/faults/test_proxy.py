@@ -71,6 +71,7 @@ class Scorekeeper:
         self.page = context.new_page()
         self.posted = []  # tap ids the page sent: each POST's, and those queued behind it
         self.statuses = []
+        self.answered = []  # tap ids of the POSTs answered 200
         self.turned_away = 0  # the app's busy answers (503 with Retry-After: bunco_site.fast.gate)
         self.page.on("request", self._request)
         self.page.on("response", self._response)
@@ -80,15 +81,13 @@ class Scorekeeper:
 
     def _request(self, request):
         if request.method == "POST" and request.url.endswith(f"/table/{self.number}/rolls/"):
-            fields = urllib.parse.parse_qs(request.post_data or "")
-            self.posted.append(fields["tap_id"][0])
-            # Taps the outbox queued meanwhile ride along in `more` (static/parties/table.js):
-            # after the kill, with the taps held, a slow machine sent two in one POST.
-            self.posted.extend(tap["tap_id"] for tap in json.loads(fields.get("more", ["[]"])[0]))
+            self.posted.extend(tap_ids(request))
 
     def _response(self, response):
         if response.request.method == "POST" and "/rolls/" in response.url:
             self.statuses.append(response.status)
+            if response.status == 200:
+                self.answered.extend(tap_ids(response.request))
             if response.status == 503 and "retry-after" in response.headers:
                 self.turned_away += 1
 
@@ -116,6 +115,15 @@ class Scorekeeper:
 
     def shown(self):
         return self.page.evaluate(SHOWN, self.number)
+
+
+def tap_ids(request):
+    """The tap ids one POST of the outbox carries: its own, and those the outbox queued meanwhile
+    that ride along in `more` (static/parties/table.js). After the kill, with the taps held, a
+    slow machine sent two in one POST."""
+    fields = urllib.parse.parse_qs(request.post_data or "")
+    return [fields["tap_id"][0]] + [
+        tap["tap_id"] for tap in json.loads(fields.get("more", ["[]"])[0])]
 
 
 SHOWN = """(number) => {
@@ -237,6 +245,10 @@ def test_killing_the_partys_process_mid_round_loses_no_tap_and_doubles_none(
             # page's refetch).
             wait_until(lambda: proxy.sessions()[home] >= 7, 10,
                        f"the taps to be in {home}: {proxy.sessions()}")
+            # No tap can be answered while the lock is held: the POSTs from here on are the
+            # six taps' (the three held, three more below).
+            posts_mark = len(proxy.routes())
+            answered_before = [set(k.answered) for k in keepers]
             proxy.servers[home].kill()
             log_mark = len(proxy.routes())  # all it had answered is logged; the rest is not
         proxy.wait_down(home)
@@ -251,17 +263,23 @@ def test_killing_the_partys_process_mid_round_loses_no_tap_and_doubles_none(
         # Each tap held in the dead process was answered by the other: resent by the browser
         # (its kept-alive connection closed with no answer) or, after a 502, by the phone's
         # outbox; either way with its tap id, so it counts once (above). The six taps since the
-        # kill were answered 200 by the other process. A tap may have taken one more line: one
-        # that reached no process (the proxy's 503 while it found none to connect to: flags
-        # SC), one the other process turned away busy while it took over the party (the app's
-        # 503 with Retry-After, nothing written: CI's slow machine did), or a second answer
-        # from the other process to a phone that sent it again.
+        # kill were answered 200 by the other process, each phone's two in one POST or two (a
+        # tap queued behind a resent one rides along with it). A tap may have taken one more
+        # line: one that reached no process (the proxy's 503 while it found none to connect to:
+        # flags SC), one the other process turned away busy while it took over the party (the
+        # app's 503 with Retry-After, nothing written: CI's slow machine did), or a second
+        # answer from the other process to a phone that sent it again.
+        for keeper, before in zip(keepers, answered_before, strict=True):
+            since = set(keeper.answered) - before
+            assert since == set(keeper.posted) - before and len(since) == 2, (
+                keeper.number, since, keeper.posted, keeper.statuses)
         after = proxy.routes()[log_mark:]  # (the killed sockets' lines too: logged as they end)
         never_reached = [r for r in after if r["flags"][:2] == "SC"]
-        posts = [r for r in after if r["method"] == "POST" and r not in never_reached]
+        posts = [r for r in proxy.routes()[posts_mark:]
+                 if r["method"] == "POST" and r["flags"][:2] != "SC"]
         saved = [r for r in posts if r["status"] == "200"]
         busy = [r for r in posts if r["status"] == "503"]
-        assert len(saved) >= 6 and len(saved) + len(busy) == len(posts), posts
+        assert len(saved) >= len(keepers) and len(saved) + len(busy) == len(posts), posts
         assert len(busy) <= sum(k.turned_away for k in keepers), (
             "a 503 from a process that was not the app's busy answer", posts,
             [k.statuses for k in keepers])
