@@ -43,10 +43,17 @@
   const ownVersions = new Set();  // "round:version" our own saved taps made
 
   function entry() { return document.getElementById("entry"); }
-  // While the host has paused the game the server refuses taps: they wait in the outbox.
+  // While the host has paused the game the server refuses taps: those made while this phone
+  // knows it is paused wait in the outbox and go when the host resumes. A tap made before the
+  // phone heard of the pause (offline, say) goes as it was made and is refused, whichever comes
+  // first once back online, the pause's push or the send: the scorekeeper, who saw no pause,
+  // decides whether it stands ("Send again").
   function paused() {
     const live = document.getElementById("live");
     return Boolean(live) && live.dataset.paused === "1";
+  }
+  function waitsForResume(item) {
+    return Boolean(item.madePaused) && paused();
   }
   function tableEl() {
     const live = document.getElementById("live");
@@ -156,7 +163,7 @@
     const url = kind === "undo" ? e.dataset.undoUrl : e.dataset.rollUrl;
     // Behind a busy answer it waits with the one turned away, and goes with it.
     const state = Date.now() < busyUntil ? "busy" : "pending";
-    const item = { id: uuid4(), kind, url, label, state, fields: { ...fields } };
+    const item = { id: uuid4(), kind, url, label, state, madePaused: paused(), fields: { ...fields } };
     item.fields.seen = String(nextSeen(start.version, start.round));
     item.expects = Number(item.fields.seen) + 1;
     if (kind !== "undo") {
@@ -209,7 +216,7 @@
       text.textContent = says(item.label, WORDS.held_back);
       buttons.push(button("resend", item.id, t("send", "Send")), button("dismiss", item.id, t("dismiss", "Dismiss")));
     } else {
-      const words = SENDABLE.has(item.state) && paused() ? WORDS.paused : WORDS[item.state];
+      const words = SENDABLE.has(item.state) && waitsForResume(item) ? WORDS.paused : WORDS[item.state];
       text.textContent = says(item.label, words || item.state);
     }
     li.appendChild(text);
@@ -289,7 +296,7 @@
   function firstSendable(items) {
     for (const item of items) {
       if (item.state === "asking") return null;  // what follows depends on its answer
-      if (SENDABLE.has(item.state)) return item;
+      if (SENDABLE.has(item.state)) return waitsForResume(item) ? null : item;
     }
     return null;
   }
@@ -308,7 +315,7 @@
     let size = new URLSearchParams(first.fields).toString().length;
     for (const item of items.slice(items.indexOf(first) + 1)) {
       if (batch.length >= MAX_AT_ONCE || item.kind !== "roll" || item.url !== first.url) break;
-      if (!SENDABLE.has(item.state)) break;
+      if (!SENDABLE.has(item.state) || waitsForResume(item)) break;
       size += encodeURIComponent(JSON.stringify(item.fields)).length + 3;
       if (size > MAX_BODY) break;
       batch.push(item);
@@ -317,7 +324,7 @@
   }
 
   async function flush() {
-    if (sending || Date.now() < busyUntil || paused()) return;
+    if (sending || Date.now() < busyUntil) return;
     const [item, ...behind] = sendable(load());
     if (!item) return;
     sending = true;
@@ -419,7 +426,8 @@
     const fields = { ...item.fields };
     if (item.kind === "undo") fields.round = round;
     fields.seen = String(nextSeen(base, fields.round));
-    others.push({ ...item, fields, expects: Number(fields.seen) + 1, state: "pending", message: "" });
+    others.push({ ...item, fields, expects: Number(fields.seen) + 1, state: "pending", message: "",
+                  madePaused: paused() });
     store(others);
     render();
     flush();

@@ -3,7 +3,8 @@
 A refused tap stays with the server's reason (3 s later, after a refresh) until it is sent
 again or dismissed, and the taps behind it wait with it; a tap begun on a table another phone
 changed a moment before is refused as stale and asked about, never counted twice; "did they
-call it?" is asked once; the status and Undo are on screen at 360x740 and 320x568; the mini
+call it?" is asked once; a tap made while the game shows paused waits for the resume, and
+one made before is sent as made, whether the pause or the connection comes back first; the status and Undo are on screen at 360x740 and 320x568; the mini
 Bunco's face picker opens in view; a roll not yet sent shows in the score; the page asks once
 to turn sound on; the round's start is announced; and the live region is fetched one at a time.
 """
@@ -15,6 +16,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from bench.waiting import wait_until
 from tests.e2e.phone import (
     SIZES,
     both_sizes,
@@ -434,6 +436,42 @@ def test_a_tap_made_while_the_game_is_paused_waits_on_the_phone_until_the_host_r
     expect(table(page)).to_have_attribute("data-version", str(was + 1))
     expect(table(page).locator(".side-points")).to_have_text(["1", "0"])
     expect(waiting).to_have_text(["1 point: saved"])
+
+
+def test_a_tap_made_before_the_pause_is_sent_as_made_even_when_the_pause_is_heard_first(
+    chromium, server  # noqa: F811
+):
+    """The order a phone back from a drop-out learns things in does not change what becomes
+    of a tap: here its socket hears of the pause while its taps cannot get through, and the
+    tap, made when no pause showed, is still sent and refused, as when the send goes first."""
+    host, url = new_party(chromium, server)
+    start_round(host)
+    page = scorekeeper(chromium, url)
+    page.route("**/rolls/", lambda route: route.abort("internetdisconnected"))
+    tap(page, "1 point")
+    expect(outbox(page).locator(".tap")).to_have_text(["1 point: offline, sends when back"])
+    host.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.locator("#live")).to_have_attribute("data-paused", "1")  # heard first
+    page.evaluate("""() => { window.resyncs = 0;
+        document.addEventListener("bunco:resynced", () => { window.resyncs += 1; }); }""")
+    page.unroute("**/rolls/")
+    refused = outbox(page).locator(".tap.refused")
+    expect(refused).to_contain_text(PAUSED, timeout=20_000)
+    wait_until(lambda: page.evaluate("window.resyncs") > 0, 10,
+               "the refusal's refetch")  # it is in: tap on
+    # One made now, the pause showing, waits behind it for the resume.
+    was = version(page)
+    tap(page, "2 points")
+    expect(outbox(page).locator(".tap").last).to_have_text("2 points: paused, sends on resume")
+    page.wait_for_timeout(1500)
+    assert version(page) == was
+    host.get_by_role("button", name="Resume", exact=True).click()
+    expect(page.locator(".banner.pause")).to_have_count(0)
+    expect(table(page)).to_have_attribute("data-version", str(was + 1))
+    expect(table(page).locator(".side-points")).to_have_text(["2", "0"])
+    # The refused one stays, the scorekeeper's to decide; the saved one has left the list.
+    expect(outbox(page).locator(".tap")).to_have_count(1)
+    expect(refused).to_contain_text(PAUSED)
 
 
 def test_a_screen_reader_hears_the_score_the_turn_and_the_phase_once_each_change(
