@@ -235,8 +235,10 @@ class Roll(models.Model):
     tap_id = models.UUIDField(unique=True)
     entered_by = models.CharField(max_length=40, help_text="the role that entered it")
     created_at = models.DateTimeField(auto_now_add=True)
+    # RESTRICT, not PROTECT: a correction cannot go while the rolls it voided stay, but the
+    # party's deletion takes both (PROTECT would refuse to delete any party with a correction).
     voided_by = models.ForeignKey(
-        Correction, null=True, blank=True, on_delete=models.PROTECT, related_name="voided_rolls"
+        Correction, null=True, blank=True, on_delete=models.RESTRICT, related_name="voided_rolls"
     )
     # A correction's roll is played in the place of the roll it corrected: that roll's id (or
     # its own place), so the rolls after it keep theirs (parties.state.replay_order).
@@ -317,7 +319,7 @@ class LateTap(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     resolved_by = models.ForeignKey(
-        Correction, null=True, blank=True, on_delete=models.PROTECT, related_name="late_taps"
+        Correction, null=True, blank=True, on_delete=models.RESTRICT, related_name="late_taps"
     )
 
     class Meta:

@@ -139,21 +139,32 @@ def test_a_nights_party_deleted_leaves_the_season_as_if_it_had_never_been(organi
     assert len(selectors.night_views(club, selectors.latest_season(club))) == 1
 
 
-def test_a_party_the_parties_app_will_not_delete_leaves_the_season_untouched(club, played):
-    """A party with a corrected roll cannot be deleted (parties' Roll.voided_by is PROTECT):
-    the refusal changes nothing, the night and the season included."""
+def test_a_corrected_nights_party_deleted_leaves_the_season_as_if_it_had_never_been(
+    club, played
+):
+    """Most nights have a correction: its party is deleted with its corrections and the rolls
+    they voided, and the season is the other night's alone. A correction alone cannot be
+    deleted while a roll it voided stays."""
     from django.db import transaction
-    from django.db.models import ProtectedError
+    from django.db.models import RestrictedError
 
-    first, _second = played
+    first, second = played
     roll = Roll.objects.filter(round__party=first.party, voided_by__isnull=True,
                                outcome="one").exclude(table__number=1).first()
     roll_correct(party=first.party, roll_id=roll.id, by="host", outcome="two")
-    before = totals_by_name(club)
-    with pytest.raises(ProtectedError), transaction.atomic():
-        Party.objects.filter(pk=first.party.pk).delete()
-    assert ClubNight.objects.filter(pk=first.pk).exists()
-    assert totals_by_name(club) == before
+    correction = Roll.objects.get(pk=roll.pk).voided_by
+    with pytest.raises(RestrictedError), transaction.atomic():
+        correction.delete()
+    assert Roll.objects.get(pk=roll.pk).voided_by == correction
+
+    only_second = {name: (sheet.wins, sheet.points) for name, (sheet, _p, _t)
+                   in night_results(second.party).items()}
+    Party.objects.filter(pk=first.party.pk).delete()
+    assert not ClubNight.objects.filter(pk=first.pk).exists()
+    assert not Roll.objects.filter(pk=roll.pk).exists()
+    for name, t in totals_by_name(club).items():
+        assert (t.nights, t.wins, t.points) == ((1, *only_second[name]) if name in only_second
+                                                 else (0, 0, 0)), name
 
 
 def test_who_joins_a_night_another_way_is_a_guest_unless_a_members_name_is_theirs(
