@@ -45,7 +45,7 @@ def club_document(club: Club) -> dict:
                 "pot": club.pot, "subs_count_for_member": club.subs_count_for_member,
                 "ranking": club.ranking, "created_at": club.created_at.isoformat(),
             },
-            "members": [[m.id, m.name, m.position] for m in members],
+            "members": [[m.id, m.name, m.position, m.left] for m in members],
             "seasons": [[s.id, s.number, _day(s.starts_on), _day(s.closed_at)] for s in seasons],
             "host_months": [
                 [hm.season_id, _day(hm.month), hm.member_id]

@@ -66,6 +66,8 @@ class Member(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
     name = models.CharField(max_length=40)
     position = models.PositiveSmallIntegerField(help_text="order in the club's list")
+    # One who left: off the list and the night's form; their nights stay in the standings.
+    left = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["club", "position", "id"]

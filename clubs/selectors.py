@@ -16,7 +16,13 @@ from scoring.pot import split_pot
 
 
 def members(club: Club) -> list[Member]:
+    """Everyone who has been a member, those who left included (their nights stay theirs)."""
     return list(club.members.order_by("position", "id"))
+
+
+def current_members(club_members) -> list[Member]:
+    """Those of `club_members` who have not left: the list, the night's form, the rotation."""
+    return [m for m in club_members if not m.left]
 
 
 def seasons(club: Club) -> list[Season]:
@@ -172,8 +178,9 @@ def season_standings(club: Club, season: Season, club_members=None) -> standings
         night_result(night, who_is_who(night.players.all(), by_name), club.subs_count_for_member)
         for night in finished_nights(season)
     ]
-    return standings.season_standings(
-        [(str(m.id), m.name) for m in club_members],
+    played = {line.member for night in nights for line in night.lines}
+    return standings.season_standings(  # one who left stands where they played
+        [(str(m.id), m.name) for m in club_members if not m.left or str(m.id) in played],
         nights,
         ranking=club.ranking,
         rules=club.rules,

@@ -86,7 +86,7 @@ def season_open(club, number, today) -> Season:
     """Season `number` from `today`'s month, its host rotation drawn in the members' order
     (carried on from where the last season's left off)."""
     season = Season.objects.create(club=club, number=number, starts_on=first_of_month(today))
-    members = list(club.members.order_by("position", "id"))
+    members = list(club.members.filter(left=False).order_by("position", "id"))
     offset = (number - 1) * MONTHS_A_SEASON
     HostMonth.objects.bulk_create(
         HostMonth(

@@ -108,13 +108,19 @@ def _checked(row, what, exclude=()):
 
 
 def _members(club, rows):
-    """The file's member ids -> the new members."""
+    """The file's member ids -> the new members (a file from before members could leave has
+    no fourth field: all are members)."""
     if not rows or len(rows) > MAX_PLAYERS:
         raise ClubImportRefused(
             _("A club file holds 1 to %(most)s members.") % {"most": MAX_PLAYERS}
         )
     made, names = {}, set()
-    for old_id, name, position in rows:
+    for row in rows:
+        if not isinstance(row, list) or len(row) not in (3, 4):
+            raise ClubImportRefused(_("The club file's members are not a club's."))
+        old_id, name, position, left = (*row, False)[:4]
+        if type(left) is not bool:
+            raise ClubImportRefused(_("The club file's members are not a club's."))
         try:
             name = clean_player_name(str(name))
         except ValidationError as error:
@@ -123,7 +129,7 @@ def _members(club, rows):
             raise ClubImportRefused(_("The club file names a member twice: %(name)s.")
                                     % {"name": name})
         names.add(name.casefold())
-        member = Member(club=club, name=name, position=position)
+        member = Member(club=club, name=name, position=position, left=left)
         _checked(member, name)
         made[old_id] = member
     Member.objects.bulk_create(made.values())

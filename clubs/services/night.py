@@ -39,8 +39,9 @@ def night_create(
     season = open_season(club)
     if season is None:
         raise ClubError(_("The season is closed: start the next season first."))
-    members = {m.id: m for m in club.members.all()}
-    _check_night(members, host, coming, subs)
+    everyone = list(club.members.all())
+    members = {m.id: m for m in everyone if not m.left}
+    _check_night(members, [m.name for m in everyone if m.left], host, coming, subs)
     names = [m.name for m in coming] + [name for name, _for in subs]
     problem = party_size_problem(len(names), club.rules)
     if problem:
@@ -69,8 +70,9 @@ def night_name(club_name, date):
     return f"{club_name[:69]} {date.isoformat()}"
 
 
-def _check_night(members, host, coming, subs):
-    """Refuse a night whose people are not the club's, or not each once."""
+def _check_night(members, left, host, coming, subs):
+    """Refuse a night whose people are not the club's members now (`left`: the names of those
+    who left), or not each once."""
     if host is None or host.id not in members:
         raise ClubError(_("Pick the night's host among the members."))
     if any(m.id not in members for m in coming):
@@ -78,6 +80,7 @@ def _check_night(members, host, coming, subs):
     if len({m.id for m in coming}) != len(coming):
         raise ClubError(_("A member is ticked twice."))
     member_names = {m.name.casefold() for m in members.values()}
+    left = {name.casefold(): name for name in left}
     seen, covered = set(), set()
     for name, for_member in subs:
         key = name.casefold()
@@ -85,6 +88,11 @@ def _check_night(members, host, coming, subs):
             raise ClubError(
                 _("“%(name)s” is a member: tick them as coming instead of as a sub.")
                 % {"name": name}
+            )
+        if key in left:  # their nights would count for them, by name: a member again first
+            raise ClubError(
+                _("%(name)s left the club: bring them back on the club page, then tick them "
+                  "as coming.") % {"name": left[key]}
             )
         if key in seen:
             raise ClubError(_("“%(name)s” is among the subs twice.") % {"name": name})

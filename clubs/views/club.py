@@ -1,12 +1,13 @@
 """The club page (members, nights, rotation, standings, links) and the organizer's changes:
-the settings, a new organizer link, the host rotation, closing the season and starting the
-next. Every view opens with its guard (clubs.access): the organizer's link changes the club,
-the club code reads it."""
+the settings, a new organizer link, the host rotation, the members, closing the season and
+starting the next. Every view opens with its guard (clubs.access): the organizer's link
+changes the club, the club code reads it."""
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from clubs import access, pages, selectors
 from clubs.forms import ClubSettingsForm, RotationForm
 from clubs.services import club as club_service
+from clubs.services import members as members_service
 from clubs.services import season as season_service
 from parties.services.errors import PartyError
 from parties.translation import rule_error_text
@@ -85,7 +87,7 @@ def rotation_set(request, club_id):
         messages.error(request, _("The season is closed: its host rotation stays as it was."))
         return _back(club, "#rotation")
     form = RotationForm(request.POST, months=selectors.rotation(season),
-                        members=selectors.members(club))
+                        members=selectors.current_members(selectors.members(club)))
     if not form.is_valid():
         messages.error(request, _("Pick each month's host among the members."))
         return _back(club, "#rotation")
@@ -100,6 +102,49 @@ def rotation_set(request, club_id):
 def rotation_print(request, club_id):
     club, grant = access.require_reader(request, club_id)
     return render(request, "clubs/rotation_print.html", pages.rotation_context(club, grant))
+
+
+def _chosen(request):
+    """The member the form's list chose (the service refuses one that is not the club's)."""
+    raw = request.POST.get("member", "")
+    return int(raw) if raw.isdigit() and len(raw) < 12 else 0
+
+
+@require_POST
+def member_add(request, club_id):
+    club, _grant = access.require_organizer(request, club_id)
+    name = request.POST.get("name", "")
+    return _change(
+        request, club, lambda: members_service.member_add(club=club, name=name),
+        _("%(name)s is a member now.") % {"name": " ".join(name.split())}, "#members",
+    )
+
+
+@require_POST
+def member_leave(request, club_id):
+    club, _grant = access.require_organizer(request, club_id)
+    member_id = _chosen(request)
+    freed = []
+    done = _change(
+        request, club,
+        lambda: freed.extend(members_service.member_leave(club=club, member_id=member_id)),
+        _("They have left the club; the nights they played stay in the standings."), "#members",
+    )
+    if freed:
+        messages.warning(request, _("The months they were to host have nobody yet: %(months)s.")
+                         % {"months": ", ".join(date_format(m, "YEAR_MONTH_FORMAT")
+                                                for m in freed)})
+    return done
+
+
+@require_POST
+def member_back(request, club_id):
+    club, _grant = access.require_organizer(request, club_id)
+    member_id = _chosen(request)
+    return _change(
+        request, club, lambda: members_service.member_back(club=club, member_id=member_id),
+        _("Welcome back: a member again, with the nights played before."), "#members",
+    )
 
 
 @require_POST

@@ -22,7 +22,7 @@ from parties.translation import hosts_language, rule_error_text
 def night_create(request, club_id):
     club, grant = access.require_organizer(request, club_id)
     season = selectors.season_in_play(club)
-    members = selectors.members(club)
+    members = selectors.current_members(selectors.members(club))
     context = {"club": club, "grant": grant, "season": season}
     if request.method == "GET":
         today = timezone.localdate()

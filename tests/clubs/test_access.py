@@ -21,6 +21,7 @@ READ, ORGANIZE = "read", "organize"
 def club_routes(club, month):
     """Every guarded address of the clubs app at `club`: (method, url, data, what it needs)."""
     at = [club.id]
+    iris = club.members.get(name="Iris").id
     return {
         "home": ("get", reverse("clubs:home", args=at), None, READ),
         "standings": ("get", reverse("clubs:standings", args=at), None, READ),
@@ -38,6 +39,10 @@ def club_routes(club, month):
         "season_close": ("post", reverse("clubs:season_close", args=at), {}, ORGANIZE),
         "season_start": ("post", reverse("clubs:season_start", args=at), {}, ORGANIZE),
         "export_json": ("get", reverse("clubs:export_json", args=at), None, ORGANIZE),
+        "member_add": ("post", reverse("clubs:member_add", args=at), {"name": "Quinn"}, ORGANIZE),
+        "member_leave": ("post", reverse("clubs:member_leave", args=at), {"member": iris},
+                         ORGANIZE),
+        "member_back": ("post", reverse("clubs:member_back", args=at), {"member": iris}, ORGANIZE),
     }
 
 
@@ -54,6 +59,7 @@ def snapshot(club):
         sorted(ClubLink.objects.values_list("id", "token_hash", "revoked_at")),
         sorted(Season.objects.values_list("id", "number", "closed_at")),
         sorted(HostMonth.objects.values_list("id", "member_id")),
+        sorted(Member.objects.values_list("id", "name", "left")),
         sorted(ClubNight.objects.values_list("id", "party_id")),
         Party.objects.count(),
     )

@@ -45,6 +45,9 @@ def test_every_club_page_reads_in_the_pseudo_locale():
                               night_form(club, out=["Lou"], subs=[("Sam", "Lou")]))
     assert response.status_code == 302
     play_night(ClubNight.objects.get().party, random.Random(1))
+    # Kay leaves: the club page lists who left, offers them back, and says it happened.
+    assert organizer.post(reverse("clubs:member_leave", args=[club.id]),
+                          {"member": club.members.get(name="Kay").id}).status_code == 302
     member = browser_in_pseudo()
     assert member.post(reverse("parties:join"), {"code": club.code}).status_code == 302
     at = [club.id]
@@ -75,3 +78,8 @@ def test_refused_club_forms_speak_the_pseudo_locale():
                              night_form(club, subs=[("Sam", "Ann")]))
     assert refused.status_code == 400
     assert words_left_on(refused.content.decode(), club_names(club)) == []
+    for url, data in (("clubs:member_add", {"name": "ann"}),
+                      ("clubs:member_back", {"member": "1"})):
+        refused = organizer.post(reverse(url, args=[club.id]), data, follow=True)
+        assert "⟦" in str(list(refused.context["messages"])[0])
+        assert words_left_on(refused.content.decode(), club_names(club)) == []

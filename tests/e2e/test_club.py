@@ -190,3 +190,21 @@ def test_a_club_holds_two_nights_and_a_member_reads_the_standings_on_a_phone(
     part(laptop, shots, laptop.locator("#season"), "club-season-organizer-laptop")
     laptop.locator("#organizer-link summary").click()
     part(laptop, shots, laptop.locator("#links"), "club-links-organizer-laptop")
+
+    # The organizer, on the phone, welcomes a newcomer; Kay leaves (asked first), her two
+    # nights staying in the standings the member reads.
+    organizer.reload()
+    organizer.get_by_label("A new member").fill("Olive")
+    organizer.get_by_role("button", name="Add to the club").click()
+    expect(organizer.locator(".messages")).to_contain_text("Olive is a member now.")
+    organizer.get_by_label("A member leaves").select_option(label="Kay")
+    organizer.once("dialog", lambda dialog: dialog.accept())
+    organizer.get_by_role("button", name="Has left the club").click()
+    expect(organizer.locator("#members-left")).to_have_text("Left the club: Kay")
+    expect(organizer.locator("#members h2")).to_have_text("12 members")  # Olive in, Kay out
+    expect(organizer.get_by_label("One who left comes back")).to_be_visible()
+    no_wider_than_the_phone(organizer)
+    part(organizer, shots, organizer.locator("#members"), "club-members-organizer-phone")
+    member.reload()
+    expect(member.locator("#standings-table tbody tr", has_text="Kay")).to_contain_text("2")
+    expect(member.locator("#standings-table tbody tr")).to_have_count(13)  # Olive: no night yet
