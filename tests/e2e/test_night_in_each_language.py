@@ -101,6 +101,8 @@ def test_a_whole_night_on_phones_in_each_language(chromium, server, shots, langu
 
     for number in range(1, ROUNDS + 1):
         host.get_by_role("button", name=t("Start round %(number)s", number=(number - 1) % 6 + 1)).click()
+        # The round has begun on the table's phone (a tap before would be refused: not started).
+        expect(table.locator("#live .live-table")).to_have_attribute("data-phase", "playing")
         expect(table.locator("#live .live-table")).to_have_attribute("data-bell", "0")
         if number % 2:
             table.get_by_role("button", name=t("BUNCO!"), exact=True).click()
