@@ -112,7 +112,7 @@ class ClubCreateForm(PartyCreateForm):
 def _share(text, unit):
     if unit == "amount":
         return parse_money(text)
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to isdigit, not to int
         raise PotError(gettext_noop("“%(text)s” is not a whole percentage"), text=text)
     return int(text)
 

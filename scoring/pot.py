@@ -191,7 +191,7 @@ def parse_money(text: str) -> int:
     else:
         cleaned = cleaned.replace(",", ".")
     whole, _, fraction = cleaned.partition(".")
-    if cleaned in ("", ".") or not (whole or "0").isdigit() or (
+    if cleaned in ("", ".") or not cleaned.isascii() or not (whole or "0").isdigit() or (
         fraction and (not fraction.isdigit() or len(fraction) > 2)
     ):
         raise PotError(

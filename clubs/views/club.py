@@ -28,7 +28,8 @@ from parties.translation import rule_error_text
 def home(request, club_id):
     club, grant = access.require_reader(request, club_id)
     made = request.GET.get("night", "")
-    context = pages.club_context(request, club, grant, int(made) if made.isdigit() else None)
+    made = int(made) if made.isascii() and made.isdigit() and len(made) < 12 else None
+    context = pages.club_context(request, club, grant, made)
     if grant.organizer:
         season = context["season"]
         context["settings_form"] = ClubSettingsForm(
@@ -107,7 +108,7 @@ def rotation_print(request, club_id):
 def _chosen(request):
     """The member the form's list chose (the service refuses one that is not the club's)."""
     raw = request.POST.get("member", "")
-    return int(raw) if raw.isdigit() and len(raw) < 12 else 0
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else 0
 
 
 @require_POST

@@ -15,7 +15,9 @@ def _season(request, club, number=None):
     number = number if number is not None else request.GET.get("season", "")
     if number in ("", None):
         return selectors.latest_season(club)
-    season = selectors.season_of(club, number) if str(number).isdigit() else None
+    number = str(number)
+    wanted = number.isascii() and number.isdigit() and len(number) < 6
+    season = selectors.season_of(club, number) if wanted else None
     if season is None:
         raise Http404("No such season.")
     return season

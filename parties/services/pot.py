@@ -88,6 +88,6 @@ def pot_from_form(data, prize_keys, players) -> Pot:
 
 
 def _percent(text):
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to isdigit, not to int
         raise PotError(gettext_noop("“%(text)s” is not a whole percentage"), text=text)
     return int(text)

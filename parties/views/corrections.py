@@ -145,7 +145,7 @@ def _entry(post):
     return {
         "dice": None if outcome else dice,
         "outcome": outcome,
-        "face": int(face) if face and face.isdigit() else None,
+        "face": int(face) if face and face.isascii() and face.isdigit() else None,
         "called": post.get("called", "") != "no",
     }
 

@@ -40,7 +40,7 @@ def wanted_page(value):
     kind, _, number = value.partition("-")
     if kind == "host" and not number:
         return (AccessLink.Role.HOST, None, None)
-    if not (number.isdigit() and len(number) <= 19):
+    if not (number.isascii() and number.isdigit() and len(number) <= 19):
         return None
     if kind == "table":
         return (AccessLink.Role.TABLE, int(number), None)

@@ -134,3 +134,11 @@ def test_the_club_pages_are_never_cached_and_name_no_token_to_a_reader(club, rea
 
 def test_a_huge_club_id_is_not_found(organizer):
     assert organizer.get(f"/clubs/{2**63}/").status_code == 404
+
+
+def test_numbers_in_the_query_that_are_no_numbers_are_shrugged_off_or_not_found(organizer, club):
+    home = reverse("clubs:home", args=[club.id])
+    standings = reverse("clubs:standings", args=[club.id])
+    for odd in ("²", "1" * 30, "x"):  # "²" is a digit to str.isdigit, not to int()
+        assert organizer.get(home, {"night": odd}).status_code == 200
+        assert organizer.get(standings, {"season": odd}).status_code == 404

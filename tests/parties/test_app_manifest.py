@@ -141,3 +141,8 @@ def test_the_site_manifest_opens_the_landing_page():
     assert data["display"] == "standalone"
     for icon in data["icons"]:
         assert finders.find("parties/" + icon["src"]), icon["src"]
+
+
+def test_a_page_that_is_no_page_has_no_manifest(keeper, party):
+    for page in ("table-²", "player-²", "table-x", "table-" + "9" * 30, "bar-1"):  # "²": a
+        assert keeper.get(manifest_url(party, page)).status_code == 404, page  # digit to isdigit

@@ -622,6 +622,8 @@ def test_the_host_corrects_a_roll_with_the_form(host):
     bad = host.post(url, {"dice": "1 1"})
     assert bad.status_code == 400 and "Enter 3 dice" in bad.content.decode()
     assert 'value="1 1"' in bad.content.decode()  # what the host typed stays in the form
+    odd = host.post(url, {"outcome": "mini", "face": "²"})  # a digit to isdigit, not to int
+    assert odd.status_code in (200, 400) and not Correction.objects.exists()  # no 500
     shown = host.post(url, {"dice": "1 1 1", "called": "yes"})
     assert "now win" in shown.content.decode() and won(closed, 2) == (True, False)
     done = host.post(url, {"dice": "1 1 1", "called": "yes", "later": "entered"}, follow=True)

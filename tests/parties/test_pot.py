@@ -82,6 +82,8 @@ def test_ten_losers_share_eleven_dollars_exactly(host, tied_party):  # noqa: F81
         ({"buy_in": "6", "share-most_wins": "100"}, "give every prize a share"),
         ({"buy_in": "6", "share-most_wins": "50%", "share-most_buncos": "25",
           "share-most_losses": "25"}, "not a whole percentage"),
+        ({"buy_in": "6", "share-most_wins": "5²", "share-most_buncos": "25",  # "²": a digit to
+          "share-most_losses": "25"}, "not a whole percentage"),  # str.isdigit, not to int()
         ({"buy_in": "6", "tied": "coin"}, "rolloff or split"),
     ],
 )

@@ -101,7 +101,8 @@ def test_typed_amounts(text, cents):
     assert parse_money(text) == cents
 
 
-@pytest.mark.parametrize("text", ["six", "6.505", "-6", "6.5.0", "1e3", "$", "100001"])
+@pytest.mark.parametrize("text", ["six", "6.505", "-6", "6.5.0", "1e3", "$", "100001", "6²",
+                                  "6.5²"])  # "²" is a digit to str.isdigit, not to int()
 def test_typed_amounts_that_are_not_amounts_are_refused(text):
     with pytest.raises(PotError):
         parse_money(text)
