@@ -57,6 +57,10 @@ def test_percent_shares_must_add_up_to_a_hundred(organizer):
         "share-most_wins": "50", "share-most_buncos": "20", "share-most_losses": "20"}))
     assert response.status_code == 400
     assert "add up to 90, not 100" in response.content.decode()
+    odd = organizer.post(reverse("clubs:create"), club_form(**{  # "²": a digit to isdigit only
+        "share-most_wins": "5²", "share-most_buncos": "30", "share-most_losses": "20"}))
+    assert odd.status_code == 400 and "not a whole percentage" in odd.content.decode()
+    assert not Club.objects.exists()
     organizer.post(reverse("clubs:create"), club_form(**{
         "share-most_wins": "50", "share-most_buncos": "30", "share-most_losses": "20",
         "tied": "split"}))
