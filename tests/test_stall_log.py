@@ -154,6 +154,9 @@ def test_a_paused_process_is_logged_as_paused(tmp_path):
     reader.join(5)
     err = "".join(lines)
     held = [line for line in err.splitlines() if "held up" in line]
-    assert len(held) == 1, err
-    assert "late too: the process was paused or the interpreter's lock was held" in held[0]
-    assert 500 <= int(held[0].split("held up ")[1].split(" ms")[0]) <= 3000, held
+    # The pause is logged once. A loaded machine may hold the loop up briefly on its own too
+    # (CI: 129 ms just before the pause), a line of its own under the pause's 600 ms.
+    paused = [line for line in held if int(line.split("held up ")[1].split(" ms")[0]) >= 500]
+    assert len(paused) == 1, err
+    assert "late too: the process was paused or the interpreter's lock was held" in paused[0]
+    assert int(paused[0].split("held up ")[1].split(" ms")[0]) <= 3000, paused
