@@ -3,7 +3,6 @@ newcomer joins, a member leaves (their nights stay in the standings, the months 
 host are freed), one who left comes back. Every refusal says why and changes nothing."""
 
 import datetime
-import json
 import random
 
 import pytest
@@ -13,7 +12,8 @@ from django.utils import timezone
 from bench.club_standings import play_night
 from clubs import selectors
 from clubs.models import HostMonth, Member
-from tests.clubs.conftest import create_night, night_form
+from tests.clubs.conftest import create_club, create_night, night_form
+from tests.clubs.test_seasons_and_files import upload
 from tests.parties.conftest import Browser
 
 pytestmark = pytest.mark.django_db
@@ -144,8 +144,6 @@ def test_leaving_and_coming_back_twice_or_as_a_stranger_is_refused(organizer, cl
 
 
 def test_the_last_member_stays(organizer):
-    from tests.clubs.conftest import create_club
-
     club = create_club(organizer, names=["Ann", "Bea"])
     leave(organizer, club, "Ann")
     page = leave(organizer, club, "Bea")
@@ -155,12 +153,7 @@ def test_the_last_member_stays(organizer):
 
 def test_the_club_file_keeps_who_left(organizer, club):
     leave(organizer, club, "Kay")
-    document = json.loads(organizer.get(reverse("clubs:export_json", args=[club.id])).content)
-    importer = Browser()
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    answer = importer.post(reverse("clubs:import"), {"file": SimpleUploadedFile(
-        "club.json", json.dumps(document).encode(), content_type="application/json")})
-    assert answer.status_code == 302
+    exported = organizer.get(reverse("clubs:export_json", args=[club.id])).content
+    assert upload(Browser(), exported).status_code == 302
     copy = Member.objects.exclude(club=club).get(name="Kay").club
     assert members_now(copy) == members_now(club)
